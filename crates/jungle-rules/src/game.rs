@@ -1,0 +1,318 @@
+//! A game: the rule set, the start position, the moves played and every
+//! position since, with the end-of-game rules of RULES.md (den,
+//! annihilation, no move, repetition, quiet-move limit) checked after every
+//! move, in that order.
+
+use crate::fen::FenError;
+use crate::moves::{Move, MoveList, MoveParseError};
+use crate::piece::Side;
+use crate::position::Position;
+use crate::rules::{NoMoveOutcome, RepetitionOutcome, Rules};
+use crate::terrain::DEN;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// Why a game ended.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EndReason {
+    /// An animal entered the enemy's den.
+    Den,
+    /// A side lost its last animal.
+    Annihilation,
+    /// The side to move had no legal move.
+    NoMove,
+    /// A position occurred for the `repetition`-th time.
+    Repetition,
+    /// `quiet_plies_limit` plies in a row without a capture.
+    QuietLimit,
+}
+
+impl EndReason {
+    /// All reasons, in the order the rules check them.
+    pub const ALL: [EndReason; 5] = [
+        EndReason::Den,
+        EndReason::Annihilation,
+        EndReason::NoMove,
+        EndReason::Repetition,
+        EndReason::QuietLimit,
+    ];
+
+    /// Snake-case name, as in JSON output: `den`, `annihilation`, `no_move`,
+    /// `repetition`, `quiet_limit`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            EndReason::Den => "den",
+            EndReason::Annihilation => "annihilation",
+            EndReason::NoMove => "no_move",
+            EndReason::Repetition => "repetition",
+            EndReason::QuietLimit => "quiet_limit",
+        }
+    }
+}
+
+impl fmt::Display for EndReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The end of a game: the winner (`None` for a draw) and the reason.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+pub struct Outcome {
+    /// The side that won, or `None` for a draw.
+    pub winner: Option<Side>,
+    /// The rule that ended the game.
+    pub reason: EndReason,
+}
+
+impl Outcome {
+    /// The score for `side`: 1 for a win, 0.5 for a draw, 0 for a loss.
+    pub fn score_for(self, side: Side) -> f64 {
+        match self.winner {
+            Some(w) if w == side => 1.0,
+            Some(_) => 0.0,
+            None => 0.5,
+        }
+    }
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.winner {
+            Some(side) => write!(f, "{side} wins by {}", self.reason),
+            None => write!(f, "draw by {}", self.reason),
+        }
+    }
+}
+
+/// Why a move could not be played.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum GameError {
+    /// The game has already ended.
+    #[error("the game is over ({outcome}); no more moves can be played")]
+    GameOver {
+        /// How it ended.
+        outcome: Outcome,
+    },
+    /// The move is not legal here (including a repetition the rules forbid).
+    #[error("move {mv} is not legal in {fen}; legal moves: {legal}")]
+    IllegalMove {
+        /// The move.
+        mv: Move,
+        /// The position.
+        fen: String,
+        /// The legal moves, space separated.
+        legal: String,
+    },
+    /// The move text is malformed.
+    #[error(transparent)]
+    Parse(#[from] MoveParseError),
+}
+
+/// A game in progress or finished.
+#[derive(Clone, Debug)]
+pub struct Game {
+    rules: Rules,
+    /// Every position of the game; the first is the start, the last the current one.
+    positions: Vec<Position>,
+    moves: Vec<Move>,
+    outcome: Option<Outcome>,
+}
+
+impl Game {
+    /// A new game from the rule set's start position.
+    pub fn new(rules: Rules) -> Game {
+        let start = rules.start_position();
+        Game::from_position(rules, start)
+    }
+
+    /// A new game from `start`; if `start` already ends the game, the game is over.
+    pub fn from_position(rules: Rules, start: Position) -> Game {
+        let mut game = Game {
+            rules,
+            positions: vec![start],
+            moves: Vec::new(),
+            outcome: None,
+        };
+        game.outcome = game.evaluate();
+        game
+    }
+
+    /// A new game from a position string.
+    pub fn from_fen(rules: Rules, fen: &str) -> Result<Game, FenError> {
+        Ok(Game::from_position(rules, Position::from_fen(fen)?))
+    }
+
+    /// The rule set.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// The current position.
+    pub fn position(&self) -> &Position {
+        self.positions.last().expect("a game has a start position")
+    }
+
+    /// The position the game started from.
+    pub fn start_position(&self) -> &Position {
+        &self.positions[0]
+    }
+
+    /// The moves played so far.
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+
+    /// Every position so far, the start first and the current one last.
+    pub fn positions(&self) -> &[Position] {
+        &self.positions
+    }
+
+    /// How the game ended, or `None` while it goes on.
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+
+    /// Whether the game has ended.
+    pub fn is_over(&self) -> bool {
+        self.outcome.is_some()
+    }
+
+    /// The legal moves now: none once the game is over; under
+    /// `repetition_outcome = forbidden`, without the moves that would
+    /// complete the repetition.
+    pub fn legal_moves(&self) -> MoveList {
+        if self.outcome.is_some() {
+            return MoveList::new();
+        }
+        self.moves_with_history()
+    }
+
+    /// Plays a legal move and returns the outcome if the move ended the game.
+    pub fn play(&mut self, mv: Move) -> Result<Option<Outcome>, GameError> {
+        if let Some(outcome) = self.outcome {
+            return Err(GameError::GameOver { outcome });
+        }
+        let legal = self.moves_with_history();
+        if !legal.contains(mv) {
+            return Err(GameError::IllegalMove {
+                mv,
+                fen: self.position().to_fen(),
+                legal: legal
+                    .iter()
+                    .map(|m| m.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            });
+        }
+        let next = self.position().play(mv);
+        self.positions.push(next);
+        self.moves.push(mv);
+        self.outcome = self.evaluate();
+        Ok(self.outcome)
+    }
+
+    /// Parses move text and plays it.
+    pub fn play_text(&mut self, text: &str) -> Result<Option<Outcome>, GameError> {
+        self.play(Move::parse(text)?)
+    }
+
+    /// Takes back the last move; `None` at the start.
+    pub fn undo(&mut self) -> Option<Move> {
+        let mv = self.moves.pop()?;
+        self.positions.pop();
+        self.outcome = self.evaluate();
+        Some(mv)
+    }
+
+    /// How many times the current position (animals and side to move) has
+    /// occurred in this game, counting the current occurrence.
+    pub fn repetition_count(&self) -> u32 {
+        let last = self.positions.len() - 1;
+        self.occurrences(self.position(), last)
+    }
+
+    /// Occurrences of `pos`, if it stood at index `at` of the history: the
+    /// earlier positions since the last capture that equal it, plus itself.
+    fn occurrences(&self, pos: &Position, at: usize) -> u32 {
+        let start = at.saturating_sub(pos.quiet_plies() as usize);
+        let earlier = self.positions[start..at]
+            .iter()
+            .filter(|p| same_placement(p, pos))
+            .count();
+        earlier as u32 + 1
+    }
+
+    fn moves_with_history(&self) -> MoveList {
+        let pos = self.position();
+        let mut moves = pos.legal_moves(&self.rules);
+        if self.rules.repetition > 0
+            && self.rules.repetition_outcome == RepetitionOutcome::Forbidden
+        {
+            let at = self.positions.len();
+            moves.retain(|mv| {
+                let next = pos.play(mv);
+                next.quiet_plies() == 0 || self.occurrences(&next, at) < self.rules.repetition
+            });
+        }
+        moves
+    }
+
+    /// The end-of-game rules, in the order RULES.md lists them.
+    fn evaluate(&self) -> Option<Outcome> {
+        let pos = self.position();
+        let to_move = pos.side_to_move();
+        if let Some(winner) = pos.winner() {
+            let in_den = !(pos.occupied(winner) & DEN[(!winner).index()]).is_empty();
+            let reason = if in_den {
+                EndReason::Den
+            } else {
+                EndReason::Annihilation
+            };
+            return Some(Outcome {
+                winner: Some(winner),
+                reason,
+            });
+        }
+        if self.moves_with_history().is_empty() {
+            let winner = match self.rules.no_move {
+                NoMoveOutcome::Loss => Some(!to_move),
+                NoMoveOutcome::Draw => None,
+            };
+            return Some(Outcome {
+                winner,
+                reason: EndReason::NoMove,
+            });
+        }
+        if self.rules.repetition > 0 && self.repetition_count() >= self.rules.repetition {
+            let winner = match self.rules.repetition_outcome {
+                RepetitionOutcome::Draw => None,
+                // The side that just moved completed the repetition: it loses.
+                RepetitionOutcome::MoverLoses => Some(to_move),
+                // Such moves are never played; a start position cannot repeat.
+                RepetitionOutcome::Forbidden => return None,
+            };
+            return Some(Outcome {
+                winner,
+                reason: EndReason::Repetition,
+            });
+        }
+        if self.rules.quiet_plies_limit > 0 && pos.quiet_plies() >= self.rules.quiet_plies_limit {
+            return Some(Outcome {
+                winner: None,
+                reason: EndReason::QuietLimit,
+            });
+        }
+        None
+    }
+}
+
+/// Same animals on the same squares and the same side to move.
+fn same_placement(a: &Position, b: &Position) -> bool {
+    a.hash() == b.hash()
+        && a.side_to_move() == b.side_to_move()
+        && a.occupied(Side::South) == b.occupied(Side::South)
+        && a.occupied(Side::North) == b.occupied(Side::North)
+        && a.pieces().eq(b.pieces())
+}
