@@ -34,7 +34,7 @@ pub use bitboard::{Bitboard, BitboardIter};
 pub use fen::FenError;
 pub use game::{EndReason, Game, GameError, Outcome};
 pub use moves::{Move, MoveList, MoveParseError, MAX_MOVES};
-pub use perft::{perft, perft_bulk, perft_divide, perft_unmake};
+pub use perft::{perft, perft_bulk, perft_divide};
 pub use piece::{Animal, Piece, Side};
 pub use position::{Position, Undo, START_FEN};
 pub use rules::{JumpRule, NoMoveOutcome, RepetitionOutcome, Rules, RulesError, PRESETS};

@@ -194,12 +194,12 @@ impl Position {
             self.hash ^= zobrist::piece_key(victim, to);
             self.quiet_plies = 0;
         } else {
-            self.quiet_plies += 1;
+            self.quiet_plies = self.quiet_plies.saturating_add(1);
         }
         self.board[to.index()] = moving;
         self.board[from.index()] = EMPTY;
         if self.side == Side::North {
-            self.fullmove += 1;
+            self.fullmove = self.fullmove.saturating_add(1);
         }
         self.side = !self.side;
         undo

@@ -241,6 +241,11 @@ impl Rules {
 
     /// The start position: `start_fen` if set, else the standard start with
     /// `first_player` to move.
+    ///
+    /// # Panics
+    ///
+    /// If `start_fen` was set in code to an invalid string; rule sets read
+    /// from toml are validated when loaded (see [`Rules::validate`]).
     pub fn start_position(&self) -> Position {
         match &self.start_fen {
             Some(fen) => Position::from_fen(fen).expect("start_fen is validated on load"),
