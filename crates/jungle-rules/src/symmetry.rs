@@ -43,6 +43,7 @@ impl Position {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::moves::Move;
     use crate::rules::Rules;
 
     #[test]
@@ -62,37 +63,29 @@ mod tests {
         assert_eq!(start.flipped().hash(), start.flipped().compute_hash());
     }
 
+    /// The legal moves of `pos`, each passed through `map`, sorted.
+    fn mapped_moves(pos: &Position, map: fn(Move) -> Move) -> Vec<Move> {
+        let mut v: Vec<Move> = pos
+            .legal_moves(&Rules::default())
+            .iter()
+            .map(|&m| map(m))
+            .collect();
+        v.sort();
+        v
+    }
+
     #[test]
     fn moves_map_under_mirror_and_flip() {
-        let rules = Rules::default();
         let pos = Position::from_fen("7/7/7/3L3/7/R6/7/3r3/7 b").unwrap();
-        let mut direct: Vec<String> = pos
-            .legal_moves(&rules)
-            .iter()
-            .map(|m| m.mirrored().to_string())
-            .collect();
-        let mut mirrored: Vec<String> = pos
-            .mirrored()
-            .legal_moves(&rules)
-            .iter()
-            .map(|m| m.to_string())
-            .collect();
-        direct.sort();
-        mirrored.sort();
-        assert_eq!(direct, mirrored);
-        let mut direct: Vec<String> = pos
-            .legal_moves(&rules)
-            .iter()
-            .map(|m| m.flipped().to_string())
-            .collect();
-        let mut flipped: Vec<String> = pos
-            .from_mover_view()
-            .legal_moves(&rules)
-            .iter()
-            .map(|m| m.to_string())
-            .collect();
-        direct.sort();
-        flipped.sort();
-        assert_eq!(direct, flipped);
+        let same = |m| m;
+        assert_eq!(
+            mapped_moves(&pos, Move::mirrored),
+            mapped_moves(&pos.mirrored(), same)
+        );
+        assert_eq!(
+            mapped_moves(&pos, Move::flipped),
+            mapped_moves(&pos.from_mover_view(), same)
+        );
+        assert_eq!(pos.from_mover_view().side_to_move(), Side::South);
     }
 }
