@@ -4,11 +4,11 @@
 //! move, in that order.
 
 use crate::fen::FenError;
+use crate::history::{end_of_game, legal_moves_in_history, repetitions};
 use crate::moves::{Move, MoveList, MoveParseError};
 use crate::piece::Side;
 use crate::position::Position;
-use crate::rules::{NoMoveOutcome, RepetitionOutcome, Rules};
-use crate::terrain::DEN;
+use crate::rules::Rules;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -116,6 +116,8 @@ pub struct Game {
     rules: Rules,
     /// Every position of the game; the first is the start, the last the current one.
     positions: Vec<Position>,
+    /// The hash of each position in `positions`.
+    hashes: Vec<u64>,
     moves: Vec<Move>,
     outcome: Option<Outcome>,
 }
@@ -132,6 +134,7 @@ impl Game {
         let mut game = Game {
             rules,
             positions: vec![start],
+            hashes: vec![start.hash()],
             moves: Vec::new(),
             outcome: None,
         };
@@ -208,6 +211,7 @@ impl Game {
         }
         let next = self.position().play(mv);
         self.positions.push(next);
+        self.hashes.push(next.hash());
         self.moves.push(mv);
         self.outcome = self.evaluate();
         Ok(self.outcome)
@@ -222,97 +226,37 @@ impl Game {
     pub fn undo(&mut self) -> Option<Move> {
         let mv = self.moves.pop()?;
         self.positions.pop();
+        self.hashes.pop();
         self.outcome = self.evaluate();
         Some(mv)
+    }
+
+    /// The hashes of every position so far, the start first.
+    pub fn hashes(&self) -> &[u64] {
+        &self.hashes
     }
 
     /// How many times the current position (animals and side to move) has
     /// occurred in this game, counting the current occurrence.
     pub fn repetition_count(&self) -> u32 {
-        let last = self.positions.len() - 1;
-        self.occurrences(self.position(), last)
-    }
-
-    /// Occurrences of `pos`, if it stood at index `at` of the history: the
-    /// earlier positions since the last capture that equal it, plus itself.
-    fn occurrences(&self, pos: &Position, at: usize) -> u32 {
-        let start = at.saturating_sub(pos.quiet_plies() as usize);
-        let earlier = self.positions[start..at]
-            .iter()
-            .filter(|p| same_placement(p, pos))
-            .count();
-        earlier as u32 + 1
+        let (current, earlier) = self
+            .hashes
+            .split_last()
+            .expect("a game has a start position");
+        repetitions(earlier, *current, self.position().quiet_plies())
     }
 
     fn moves_with_history(&self) -> MoveList {
-        let pos = self.position();
-        let mut moves = pos.legal_moves(&self.rules);
-        if self.rules.repetition > 0
-            && self.rules.repetition_outcome == RepetitionOutcome::Forbidden
-        {
-            let at = self.positions.len();
-            moves.retain(|mv| {
-                let next = pos.play(mv);
-                next.quiet_plies() == 0 || self.occurrences(&next, at) < self.rules.repetition
-            });
-        }
-        moves
+        legal_moves_in_history(self.position(), &self.rules, &self.hashes)
     }
 
-    /// The end-of-game rules, in the order RULES.md lists them.
     fn evaluate(&self) -> Option<Outcome> {
-        let pos = self.position();
-        let to_move = pos.side_to_move();
-        if let Some(winner) = pos.winner() {
-            let in_den = !(pos.occupied(winner) & DEN[(!winner).index()]).is_empty();
-            let reason = if in_den {
-                EndReason::Den
-            } else {
-                EndReason::Annihilation
-            };
-            return Some(Outcome {
-                winner: Some(winner),
-                reason,
-            });
-        }
-        if self.moves_with_history().is_empty() {
-            let winner = match self.rules.no_move {
-                NoMoveOutcome::Loss => Some(!to_move),
-                NoMoveOutcome::Draw => None,
-            };
-            return Some(Outcome {
-                winner,
-                reason: EndReason::NoMove,
-            });
-        }
-        if self.rules.repetition > 0 && self.repetition_count() >= self.rules.repetition {
-            let winner = match self.rules.repetition_outcome {
-                RepetitionOutcome::Draw => None,
-                // The side that just moved completed the repetition: it loses.
-                RepetitionOutcome::MoverLoses => Some(to_move),
-                // Such moves are never played; a start position cannot repeat.
-                RepetitionOutcome::Forbidden => return None,
-            };
-            return Some(Outcome {
-                winner,
-                reason: EndReason::Repetition,
-            });
-        }
-        if self.rules.quiet_plies_limit > 0 && pos.quiet_plies() >= self.rules.quiet_plies_limit {
-            return Some(Outcome {
-                winner: None,
-                reason: EndReason::QuietLimit,
-            });
-        }
-        None
+        let has_move = !self.moves_with_history().is_empty();
+        end_of_game(
+            self.position(),
+            &self.rules,
+            has_move,
+            self.repetition_count(),
+        )
     }
-}
-
-/// Same animals on the same squares and the same side to move.
-fn same_placement(a: &Position, b: &Position) -> bool {
-    a.hash() == b.hash()
-        && a.side_to_move() == b.side_to_move()
-        && a.occupied(Side::South) == b.occupied(Side::South)
-        && a.occupied(Side::North) == b.occupied(Side::North)
-        && a.pieces().eq(b.pieces())
 }

@@ -19,6 +19,7 @@
 mod bitboard;
 mod fen;
 mod game;
+mod history;
 mod movegen;
 mod moves;
 mod perft;
@@ -33,6 +34,7 @@ mod zobrist;
 pub use bitboard::{Bitboard, BitboardIter};
 pub use fen::FenError;
 pub use game::{EndReason, Game, GameError, Outcome};
+pub use history::{end_of_game, legal_moves_in_history, repetitions};
 pub use moves::{Move, MoveList, MoveParseError, MAX_MOVES};
 pub use perft::{perft, perft_bulk, perft_divide};
 pub use piece::{Animal, Piece, Side};
