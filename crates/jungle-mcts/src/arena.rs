@@ -1,0 +1,242 @@
+//! Matches between two players: games in parallel (rayon), seats
+//! alternating, openings randomised in pairs so both players get each
+//! opening from both seats.
+
+use crate::players::{Player, PlayerFactory};
+use crate::stats::{elo_estimate, elo_from_score, wilson_interval, Z95};
+use jungle_rules::{EndReason, Game, Move, Outcome, Rules, Side};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// Settings of a match.
+#[derive(Clone, Debug)]
+pub struct ArenaConfig {
+    /// Number of games.
+    pub games: u32,
+    /// Random plies played from the start before the players take over; the
+    /// two games of each pair share the opening with seats swapped.
+    pub opening_plies: u32,
+    /// Seed of openings and players.
+    pub seed: u64,
+    /// The rule set.
+    pub rules: Rules,
+    /// A game still running after this many plies is stopped and scored as
+    /// a draw (only reachable when the draw rules are switched off).
+    pub max_plies: u32,
+}
+
+impl ArenaConfig {
+    /// `games` games under `rules` with 4 random opening plies.
+    pub fn new(rules: Rules, games: u32, seed: u64) -> ArenaConfig {
+        ArenaConfig {
+            games,
+            opening_plies: 4,
+            seed,
+            rules,
+            max_plies: 2000,
+        }
+    }
+}
+
+/// One game of a match.
+#[derive(Clone, Debug)]
+pub struct GameRecord {
+    /// Index in the match.
+    pub index: u32,
+    /// The seat player A had.
+    pub a_side: Side,
+    /// How it ended; `None` if stopped at `max_plies`.
+    pub outcome: Option<Outcome>,
+    /// Plies played, opening included.
+    pub plies: u32,
+    /// Every move, opening included.
+    pub moves: Vec<Move>,
+}
+
+impl GameRecord {
+    /// A's score: 1, 0.5 or 0.
+    pub fn score_for_a(&self) -> f64 {
+        self.outcome.map_or(0.5, |o| o.score_for(self.a_side))
+    }
+
+    /// The end reason's name, `ply_cap` for a stopped game.
+    pub fn reason_name(&self) -> &'static str {
+        self.outcome.map_or("ply_cap", |o| o.reason.name())
+    }
+}
+
+/// Mixes a seed with indices into a new seed (splitmix64 finaliser).
+pub fn derive_seed(seed: u64, a: u64, b: u64) -> u64 {
+    let mut z =
+        seed ^ a.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ b.wrapping_mul(0xD1B5_4A32_D192_ED03);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// A game after `plies` uniformly random moves from the rule set's start,
+/// drawn again (up to 100 times) if those moves end the game.
+pub fn random_opening(rules: &Rules, plies: u32, seed: u64) -> Game {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    for _ in 0..100 {
+        let mut game = Game::new(rules.clone());
+        for _ in 0..plies {
+            if game.is_over() {
+                break;
+            }
+            let moves = game.legal_moves();
+            let mv = moves[rng.random_range(0..moves.len())];
+            game.play(mv).expect("legal");
+        }
+        if !game.is_over() {
+            return game;
+        }
+    }
+    Game::new(rules.clone())
+}
+
+/// Plays `game` to the end; `south` and `north` pick the moves.
+pub fn play_out(
+    mut game: Game,
+    south: &mut dyn Player,
+    north: &mut dyn Player,
+    max_plies: u32,
+) -> Game {
+    while !game.is_over() && (game.moves().len() as u32) < max_plies {
+        let player: &mut dyn Player = match game.position().side_to_move() {
+            Side::South => &mut *south,
+            Side::North => &mut *north,
+        };
+        let decision = player.choose(&game);
+        game.play(decision.mv)
+            .unwrap_or_else(|e| panic!("{} chose an illegal move: {e}", player.name()));
+    }
+    game
+}
+
+/// Plays game `index` of a match.
+pub fn play_match_game(
+    a: &dyn PlayerFactory,
+    b: &dyn PlayerFactory,
+    cfg: &ArenaConfig,
+    index: u32,
+) -> GameRecord {
+    let pair = index / 2;
+    let a_side = if index % 2 == 0 {
+        Side::South
+    } else {
+        Side::North
+    };
+    let start = random_opening(
+        &cfg.rules,
+        cfg.opening_plies,
+        derive_seed(cfg.seed, pair as u64, 0),
+    );
+    let mut pa = a.build(&cfg.rules, derive_seed(cfg.seed, index as u64, 1));
+    let mut pb = b.build(&cfg.rules, derive_seed(cfg.seed, index as u64, 2));
+    let game = match a_side {
+        Side::South => play_out(start, pa.as_mut(), pb.as_mut(), cfg.max_plies),
+        Side::North => play_out(start, pb.as_mut(), pa.as_mut(), cfg.max_plies),
+    };
+    GameRecord {
+        index,
+        a_side,
+        outcome: game.outcome(),
+        plies: game.moves().len() as u32,
+        moves: game.moves().to_vec(),
+    }
+}
+
+/// Plays a whole match on the current rayon pool; `on_game` is called as
+/// each game finishes (for progress). Records come back in index order.
+pub fn run_match(
+    a: &dyn PlayerFactory,
+    b: &dyn PlayerFactory,
+    cfg: &ArenaConfig,
+    on_game: &(dyn Fn(&GameRecord) + Sync),
+) -> Vec<GameRecord> {
+    (0..cfg.games)
+        .into_par_iter()
+        .map(|i| {
+            let record = play_match_game(a, b, cfg, i);
+            on_game(&record);
+            record
+        })
+        .collect()
+}
+
+/// A match's result from A's point of view.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct MatchSummary {
+    /// Player A's spec.
+    pub a: String,
+    /// Player B's spec.
+    pub b: String,
+    /// Games played.
+    pub games: u32,
+    /// A's wins.
+    pub a_wins: u32,
+    /// Draws.
+    pub draws: u32,
+    /// B's wins.
+    pub b_wins: u32,
+    /// A's score, draws as half points.
+    pub score: f64,
+    /// 95% interval of the score (Wilson).
+    pub score_ci95: [f64; 2],
+    /// Elo of A minus Elo of B.
+    pub elo: f64,
+    /// 95% interval of the Elo difference.
+    pub elo_ci95: [f64; 2],
+    /// Mean game length in plies.
+    pub mean_plies: f64,
+    /// Games per end reason (`den`, `annihilation`, `no_move`, `repetition`,
+    /// `quiet_limit`, and `ply_cap` for stopped games).
+    pub reasons: BTreeMap<String, u32>,
+}
+
+impl MatchSummary {
+    /// Sums up a match's records.
+    pub fn new(a: &str, b: &str, records: &[GameRecord]) -> MatchSummary {
+        let games = records.len() as u32;
+        let count =
+            |f: &dyn Fn(&GameRecord) -> bool| records.iter().filter(|r| f(r)).count() as u32;
+        let a_wins = count(&|r| r.score_for_a() == 1.0);
+        let b_wins = count(&|r| r.score_for_a() == 0.0);
+        let draws = games - a_wins - b_wins;
+        let score = if games == 0 {
+            0.5
+        } else {
+            (a_wins as f64 + 0.5 * draws as f64) / games as f64
+        };
+        let (lo, hi) = wilson_interval(score, games, Z95);
+        let mut reasons: BTreeMap<String, u32> = EndReason::ALL
+            .iter()
+            .map(|r| (r.name().to_string(), 0))
+            .collect();
+        for r in records {
+            *reasons.entry(r.reason_name().to_string()).or_default() += 1;
+        }
+        MatchSummary {
+            a: a.to_string(),
+            b: b.to_string(),
+            games,
+            a_wins,
+            draws,
+            b_wins,
+            score,
+            score_ci95: [lo, hi],
+            elo: elo_estimate(score, games),
+            elo_ci95: [elo_from_score(lo), elo_from_score(hi)],
+            mean_plies: if games == 0 {
+                0.0
+            } else {
+                records.iter().map(|r| r.plies as f64).sum::<f64>() / games as f64
+            },
+            reasons,
+        }
+    }
+}

@@ -1,0 +1,118 @@
+//! Search settings.
+
+use serde::{Deserialize, Serialize};
+
+/// How the root's moves are chosen during the search.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RootSelection {
+    /// PUCT everywhere (AlphaZero), with Dirichlet noise at the root.
+    Puct,
+    /// Gumbel-top-k sampling and sequential halving at the root (Danihelka et
+    /// al., ICLR 2022); PUCT below it.
+    Gumbel,
+}
+
+/// Every knob of the search.
+#[derive(Clone, PartialEq, Debug, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SearchConfig {
+    /// Simulations (descents from the root) per move.
+    pub simulations: u32,
+    /// PUCT exploration constant.
+    pub cpuct: f32,
+    /// First-play urgency: an unvisited child is valued at the parent's value
+    /// minus this times the square root of the visited children's prior mass.
+    pub fpu_reduction: f32,
+    /// Dirichlet noise concentration at the root (PUCT mode).
+    pub dirichlet_alpha: f32,
+    /// Weight of the Dirichlet noise at the root; 0 turns it off.
+    pub dirichlet_fraction: f32,
+    /// Move choice in PUCT mode: 0 plays the most visited move, otherwise
+    /// moves are drawn in proportion to visits^(1/temperature).
+    pub temperature: f32,
+    /// Leaves one tree contributes to each evaluator call (virtual loss keeps
+    /// them apart).
+    pub leaves_per_round: u32,
+    /// Value counted against a path while its leaf is being evaluated.
+    pub virtual_loss: f32,
+    /// PUCT or Gumbel at the root.
+    pub root: RootSelection,
+    /// Gumbel: moves sampled for sequential halving (m).
+    pub gumbel_considered: u32,
+    /// Gumbel: c_visit of the completed-Q transform.
+    pub gumbel_c_visit: f32,
+    /// Gumbel: c_scale of the completed-Q transform.
+    pub gumbel_c_scale: f32,
+    /// Gumbel: add Gumbel noise (self-play); off plays deterministically.
+    pub gumbel_noise: bool,
+    /// Keep the subtree of the move played for the next search.
+    pub reuse_tree: bool,
+}
+
+impl Default for SearchConfig {
+    fn default() -> Self {
+        SearchConfig {
+            simulations: 200,
+            cpuct: 1.5,
+            fpu_reduction: 0.25,
+            dirichlet_alpha: 0.4,
+            dirichlet_fraction: 0.0,
+            temperature: 0.0,
+            leaves_per_round: 1,
+            virtual_loss: 1.0,
+            root: RootSelection::Puct,
+            gumbel_considered: 16,
+            gumbel_c_visit: 50.0,
+            gumbel_c_scale: 0.1,
+            gumbel_noise: false,
+            reuse_tree: true,
+        }
+    }
+}
+
+impl SearchConfig {
+    /// Checks the values; the message names the key and what was expected.
+    pub fn validate(&self) -> Result<(), String> {
+        let positive = [
+            ("cpuct", self.cpuct),
+            ("dirichlet_alpha", self.dirichlet_alpha),
+            ("gumbel_c_visit", self.gumbel_c_visit),
+            ("gumbel_c_scale", self.gumbel_c_scale),
+        ];
+        for (key, v) in positive {
+            if !(v.is_finite() && v > 0.0) {
+                return Err(format!("key `{key}` is {v}, expected a positive number"));
+            }
+        }
+        let non_negative = [
+            ("fpu_reduction", self.fpu_reduction),
+            ("temperature", self.temperature),
+            ("virtual_loss", self.virtual_loss),
+        ];
+        for (key, v) in non_negative {
+            if !(v.is_finite() && v >= 0.0) {
+                return Err(format!("key `{key}` is {v}, expected a number >= 0"));
+            }
+        }
+        if !(0.0..=1.0).contains(&self.dirichlet_fraction) {
+            return Err(format!(
+                "key `dirichlet_fraction` is {}, expected a number from 0 to 1",
+                self.dirichlet_fraction
+            ));
+        }
+        if self.simulations == 0 {
+            return Err("key `simulations` is 0, expected at least 1".into());
+        }
+        if self.leaves_per_round == 0 {
+            return Err("key `leaves_per_round` is 0, expected at least 1".into());
+        }
+        if self.gumbel_considered < 2 {
+            return Err(format!(
+                "key `gumbel_considered` is {}, expected at least 2",
+                self.gumbel_considered
+            ));
+        }
+        Ok(())
+    }
+}

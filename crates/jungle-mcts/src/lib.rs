@@ -1,0 +1,34 @@
+//! # jungle-mcts
+//!
+//! The search of jungle-zero, knowing nothing of networks: batched PUCT and
+//! Gumbel root search over an [`Evaluator`] that judges *batches* of
+//! positions; the baseline players that anchor the Elo scale (`random`,
+//! `greedy`, `alphabeta:DEPTH`, `mcts:SIMS`); and the match arena.
+//!
+//! ```
+//! use jungle_mcts::{search, HeuristicEvaluator, Search, SearchConfig};
+//! use jungle_rules::{Game, Rules};
+//! let game = Game::new(Rules::default());
+//! let config = SearchConfig { simulations: 64, ..SearchConfig::default() };
+//! let mut tree = Search::new(Rules::default(), config, 7);
+//! let result = search(&mut tree, &game, &mut HeuristicEvaluator);
+//! assert_eq!(result.visits.iter().sum::<u32>(), 64);
+//! ```
+
+#![warn(missing_docs)]
+
+pub mod arena;
+mod config;
+mod evaluator;
+mod gumbel;
+pub mod heuristic;
+pub mod players;
+mod search;
+pub mod stats;
+mod tree;
+
+pub use config::{RootSelection, SearchConfig};
+pub use evaluator::{EvalInput, Evaluation, Evaluator, HeuristicEvaluator, UniformEvaluator};
+pub use gumbel::{considered_visit_sequence, softmax};
+pub use players::{BaselineSpec, Decision, Player, PlayerFactory, SpecError};
+pub use search::{run_batched, search, Search, SearchResult};

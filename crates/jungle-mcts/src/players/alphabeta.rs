@@ -1,0 +1,265 @@
+//! `alphabeta:DEPTH`: iterative-deepening negamax with alpha-beta pruning, a
+//! transposition table, move ordering (table move, den entries, captures by
+//! victim value) and a capture quiescence search over the hand-written
+//! evaluation. The game's draw rules are applied inside the search.
+
+use super::{legal, Decision, Player};
+use crate::heuristic::{self, MATERIAL};
+use jungle_rules::{
+    end_of_game, legal_moves_in_history, repetitions, Game, Move, Position, Rules, DEN,
+};
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+/// Score of a won position at the root; wins sooner score higher.
+const WIN: i32 = 1_000_000;
+/// Above this a score is a forced result, not an evaluation.
+const WIN_THRESHOLD: i32 = WIN - 1000;
+/// Deepest capture sequence the quiescence search follows.
+const QUIESCENCE_PLIES: u32 = 6;
+/// log2 of the transposition table's entries.
+const TT_BITS: u32 = 18;
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Bound {
+    Exact,
+    Lower,
+    Upper,
+}
+
+#[derive(Clone, Copy)]
+struct TtEntry {
+    key: u64,
+    score: i32,
+    depth: u8,
+    bound: Bound,
+    best: Option<Move>,
+}
+
+/// The alpha-beta baseline player.
+pub struct AlphaBeta {
+    depth: u32,
+    rules: Rules,
+    rng: ChaCha8Rng,
+    tt: Vec<Option<TtEntry>>,
+    history: Vec<u64>,
+    nodes: u64,
+}
+
+impl AlphaBeta {
+    /// A player searching `depth` plies (plus captures) under `rules`.
+    pub fn new(depth: u32, rules: Rules, seed: u64) -> AlphaBeta {
+        AlphaBeta {
+            depth: depth.max(1),
+            rules,
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            tt: vec![None; 1 << TT_BITS],
+            history: Vec::new(),
+            nodes: 0,
+        }
+    }
+
+    /// Nodes visited since the player was made.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    fn slot(key: u64) -> usize {
+        (key >> (64 - TT_BITS)) as usize
+    }
+
+    fn probe(&self, key: u64) -> Option<TtEntry> {
+        self.tt[Self::slot(key)].filter(|e| e.key == key)
+    }
+
+    fn store(&mut self, entry: TtEntry) {
+        self.tt[Self::slot(entry.key)] = Some(entry);
+    }
+
+    /// Terminal score for the side to move, or `None` while the game goes on.
+    fn terminal(&self, pos: &Position, has_move: bool, ply: u32) -> Option<i32> {
+        let earlier = &self.history[..self.history.len() - 1];
+        let reps = repetitions(earlier, pos.hash(), pos.quiet_plies());
+        end_of_game(pos, &self.rules, has_move, reps).map(|o| match o.winner {
+            Some(w) if w == pos.side_to_move() => WIN - ply as i32,
+            Some(_) => -(WIN - ply as i32),
+            None => 0,
+        })
+    }
+
+    /// Orders moves: the table move, den entries, captures by victim value.
+    fn order(&self, pos: &Position, moves: &mut [Move], first: Option<Move>) {
+        let den = DEN[(!pos.side_to_move()).index()];
+        let key = |mv: &Move| -> i32 {
+            if Some(*mv) == first {
+                i32::MIN
+            } else if den.has(mv.to()) {
+                i32::MIN + 1
+            } else {
+                -pos.piece_at(mv.to())
+                    .map_or(0, |p| MATERIAL[p.animal().index()])
+            }
+        };
+        moves.sort_by_key(key);
+    }
+
+    fn negamax(&mut self, pos: &Position, depth: u32, mut alpha: i32, beta: i32, ply: u32) -> i32 {
+        self.nodes += 1;
+        let moves = legal_moves_in_history(pos, &self.rules, &self.history);
+        if let Some(score) = self.terminal(pos, !moves.is_empty(), ply) {
+            return score;
+        }
+        if depth == 0 {
+            return self.quiescence(pos, alpha, beta, ply, QUIESCENCE_PLIES);
+        }
+        let key = pos.hash();
+        let entry = self.probe(key);
+        if let Some(e) = entry {
+            if e.depth as u32 >= depth {
+                match e.bound {
+                    Bound::Exact => return e.score,
+                    Bound::Lower if e.score >= beta => return e.score,
+                    Bound::Upper if e.score <= alpha => return e.score,
+                    _ => {}
+                }
+            }
+        }
+        let mut ordered: Vec<Move> = moves.iter().copied().collect();
+        self.order(pos, &mut ordered, entry.and_then(|e| e.best));
+        let alpha_start = alpha;
+        let mut best = i32::MIN;
+        let mut best_move = None;
+        for mv in ordered {
+            let child = pos.play(mv);
+            self.history.push(child.hash());
+            let score = -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1);
+            self.history.pop();
+            if score > best {
+                best = score;
+                best_move = Some(mv);
+            }
+            alpha = alpha.max(score);
+            if alpha >= beta {
+                break;
+            }
+        }
+        let bound = if best <= alpha_start {
+            Bound::Upper
+        } else if best >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        self.store(TtEntry {
+            key,
+            score: best,
+            depth: depth as u8,
+            bound,
+            best: best_move,
+        });
+        best
+    }
+
+    /// Stand pat on the evaluation, or follow captures and den entries.
+    fn quiescence(
+        &mut self,
+        pos: &Position,
+        mut alpha: i32,
+        beta: i32,
+        ply: u32,
+        left: u32,
+    ) -> i32 {
+        let stand = heuristic::evaluate(pos);
+        if stand >= beta || left == 0 {
+            return stand;
+        }
+        alpha = alpha.max(stand);
+        let den = DEN[(!pos.side_to_move()).index()];
+        let enemy = pos.occupied(!pos.side_to_move());
+        let mut forcing: Vec<Move> = pos
+            .legal_moves(&self.rules)
+            .iter()
+            .copied()
+            .filter(|m| enemy.has(m.to()) || den.has(m.to()))
+            .collect();
+        self.order(pos, &mut forcing, None);
+        let mut best = stand;
+        for mv in forcing {
+            self.nodes += 1;
+            let child = pos.play(mv);
+            let score = match child.winner() {
+                Some(_) => WIN - ply as i32 - 1,
+                None => -self.quiescence(&child, -beta, -alpha, ply + 1, left - 1),
+            };
+            best = best.max(score);
+            alpha = alpha.max(score);
+            if alpha >= beta {
+                break;
+            }
+        }
+        best
+    }
+
+    fn principal_variation(&self, root: &Position, first: Move) -> Vec<Move> {
+        let mut pv = vec![first];
+        let mut pos = root.play(first);
+        while pv.len() < self.depth as usize {
+            match self.probe(pos.hash()).and_then(|e| e.best) {
+                Some(mv) if pos.legal_moves(&self.rules).contains(mv) => {
+                    pv.push(mv);
+                    pos = pos.play(mv);
+                }
+                _ => break,
+            }
+        }
+        pv
+    }
+}
+
+impl Player for AlphaBeta {
+    fn name(&self) -> String {
+        format!("alphabeta:{}", self.depth)
+    }
+
+    fn choose(&mut self, game: &Game) -> Decision {
+        self.history.clear();
+        self.history.extend_from_slice(game.hashes());
+        let pos = *game.position();
+        let mut root = legal(game);
+        // The seed decides between equally good moves.
+        root.shuffle(&mut self.rng);
+        let mut best_score = 0;
+        for depth in 1..=self.depth {
+            let mut alpha = -WIN - 1;
+            let mut best_index = 0;
+            for (i, &mv) in root.iter().enumerate() {
+                let child = pos.play(mv);
+                self.history.push(child.hash());
+                let score = -self.negamax(&child, depth - 1, -WIN - 1, -alpha, 1);
+                self.history.pop();
+                if score > alpha {
+                    alpha = score;
+                    best_index = i;
+                }
+            }
+            root[..=best_index].rotate_right(1);
+            best_score = alpha;
+            if alpha.abs() >= WIN_THRESHOLD {
+                break;
+            }
+        }
+        let best = root[0];
+        let value = if best_score.abs() >= WIN_THRESHOLD {
+            best_score.signum() as f32
+        } else {
+            heuristic::to_value(best_score)
+        };
+        Decision {
+            mv: best,
+            value: Some(value),
+            policy: Vec::new(),
+            pv: self.principal_variation(&pos, best),
+        }
+    }
+}

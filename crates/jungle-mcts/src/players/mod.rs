@@ -1,0 +1,56 @@
+//! Players behind one trait: the fixed baselines that anchor the Elo scale
+//! (`random`, `greedy`, `alphabeta:DEPTH`, `mcts:SIMS`) and, in higher
+//! crates, network players. Every player is deterministic for its seed.
+
+mod alphabeta;
+mod greedy;
+mod mcts_player;
+mod random;
+mod spec;
+
+pub use alphabeta::AlphaBeta;
+pub use greedy::Greedy;
+pub use mcts_player::MctsPlayer;
+pub use random::RandomPlayer;
+pub use spec::{BaselineSpec, PlayerFactory, SpecError};
+
+use jungle_rules::{Game, Move};
+
+/// A player's choice and what it thought of the position.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Decision {
+    /// The move to play.
+    pub mv: Move,
+    /// Its value of the position for the side to move, in [-1, 1], if it has one.
+    pub value: Option<f32>,
+    /// Its distribution over the legal moves, if it searches one.
+    pub policy: Vec<(Move, f32)>,
+    /// The line it expects.
+    pub pv: Vec<Move>,
+}
+
+impl Decision {
+    /// A bare choice with nothing else to say.
+    pub fn just(mv: Move) -> Decision {
+        Decision {
+            mv,
+            value: None,
+            policy: Vec::new(),
+            pv: vec![mv],
+        }
+    }
+}
+
+/// Something that picks moves.
+pub trait Player: Send {
+    /// A short name such as `alphabeta:3`.
+    fn name(&self) -> String;
+
+    /// Picks a move in a game that is not over.
+    fn choose(&mut self, game: &Game) -> Decision;
+}
+
+/// Moves in generation order; the helpers below draw from them.
+pub(crate) fn legal(game: &Game) -> Vec<Move> {
+    game.legal_moves().iter().copied().collect()
+}

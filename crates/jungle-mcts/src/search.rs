@@ -1,0 +1,622 @@
+//! One search tree per game, stepped in rounds so that many trees share one
+//! evaluator call: [`Search::collect`] walks down to leaves (several per tree,
+//! kept apart by virtual loss) and [`Search::apply`] expands them with the
+//! evaluator's answers. [`run_batched`] drives a set of searches to the end.
+
+use crate::config::{RootSelection, SearchConfig};
+use crate::evaluator::{EvalInput, Evaluation, Evaluator};
+use crate::gumbel::{considered_visit_sequence, softmax, transformed_completed_q, RootEdge};
+use crate::tree::{NodeState, Tree};
+use jungle_rules::{
+    end_of_game, legal_moves_in_history, repetitions, Game, Move, MoveList, Position, Rules,
+};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use rand_distr::{Distribution, Gamma, Gumbel};
+
+/// What a finished search found.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchResult {
+    /// The root's legal moves; every vector below follows this order.
+    pub moves: Vec<Move>,
+    /// Visits of each move (including visits kept from the previous move's tree).
+    pub visits: Vec<u32>,
+    /// The visit distribution.
+    pub visit_policy: Vec<f32>,
+    /// The training target: Gumbel's completed-Q improved policy, or the
+    /// visit distribution under PUCT.
+    pub improved_policy: Vec<f32>,
+    /// The evaluator's prior at the root (before noise).
+    pub prior: Vec<f32>,
+    /// Mean value of the root for the side to move, in [-1, 1].
+    pub value: f32,
+    /// The move the search chose to play.
+    pub best: Move,
+    /// Principal variation: the most visited line from the root.
+    pub pv: Vec<Move>,
+    /// Simulations run for this move.
+    pub simulations: u32,
+}
+
+/// A leaf waiting for the evaluator.
+struct Pending {
+    node: u32,
+    path_start: u32,
+    path_len: u32,
+    position: Position,
+    moves: MoveList,
+    repetitions: u32,
+}
+
+/// Per-search state of Gumbel root selection.
+struct GumbelRoot {
+    /// Gumbel noise plus log-prior of each root child.
+    score: Vec<f32>,
+    /// Root children sampled for sequential halving (indices into the children).
+    considered: Vec<usize>,
+    schedule: Vec<u32>,
+}
+
+/// The search of one game.
+pub struct Search {
+    config: SearchConfig,
+    rules: Rules,
+    rng: ChaCha8Rng,
+    tree: Tree,
+    root_pos: Position,
+    /// Hashes of the game's positions up to the root, then of the path being walked.
+    history: Vec<u64>,
+    root_history_len: usize,
+    /// Root priors before noise, restored before the next move's noise.
+    clean_priors: Vec<f32>,
+    /// Visits of each root child when this move's search began.
+    base_visits: Vec<u32>,
+    gumbel: Option<GumbelRoot>,
+    started: u32,
+    done: u32,
+    pending: Vec<Pending>,
+    paths: Vec<u32>,
+}
+
+/// What one walk from the root ended in.
+enum Walk {
+    /// A leaf was queued for the evaluator.
+    Queued,
+    /// A terminal position was scored and backed up.
+    Scored,
+    /// The walk met a leaf already queued: stop collecting this round.
+    Collision,
+}
+
+impl Search {
+    /// A search for games under `rules`; `seed` fixes its noise and choices.
+    pub fn new(rules: Rules, config: SearchConfig, seed: u64) -> Search {
+        Search {
+            config,
+            rules,
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            tree: Tree::new(),
+            root_pos: Position::start(),
+            history: Vec::new(),
+            root_history_len: 0,
+            clean_priors: Vec::new(),
+            base_visits: Vec::new(),
+            gumbel: None,
+            started: 0,
+            done: 0,
+            pending: Vec::new(),
+            paths: Vec::new(),
+        }
+    }
+
+    /// The settings.
+    pub fn config(&self) -> &SearchConfig {
+        &self.config
+    }
+
+    /// Changes the simulation budget (e.g. for playout-cap randomisation).
+    pub fn set_simulations(&mut self, simulations: u32) {
+        self.config.simulations = simulations.max(1);
+    }
+
+    /// Starts the search for the game's current position, keeping the
+    /// subtree of the moves played since the last search when the game
+    /// continues it.
+    ///
+    /// # Panics
+    ///
+    /// If the game is over.
+    pub fn begin(&mut self, game: &Game) {
+        assert!(!game.is_over(), "no search in a finished game");
+        self.restore_clean_priors();
+        if !(self.config.reuse_tree && self.follow(game)) {
+            self.tree = Tree::new();
+        }
+        self.root_pos = *game.position();
+        self.history.clear();
+        self.history.extend_from_slice(game.hashes());
+        self.root_history_len = self.history.len();
+        self.started = 0;
+        self.done = 0;
+        self.pending.clear();
+        self.paths.clear();
+        self.gumbel = None;
+        if self.tree.nodes[0].state == NodeState::Expanded {
+            self.prepare_root();
+        }
+    }
+
+    /// Moves the root down along the moves the game played since the last
+    /// search; false if the tree does not hold them.
+    fn follow(&mut self, game: &Game) -> bool {
+        let known = self.root_history_len;
+        let hashes = game.hashes();
+        if known == 0 || hashes.len() < known || hashes[..known] != self.history[..known] {
+            return false;
+        }
+        for &mv in &game.moves()[known - 1..] {
+            match self.tree.child_with_move(0, mv) {
+                Some(child) => self.tree.reroot(child),
+                None => return false,
+            }
+        }
+        true
+    }
+
+    fn restore_clean_priors(&mut self) {
+        if self.clean_priors.is_empty() {
+            return;
+        }
+        let children = self.tree.nodes[0].children();
+        for (c, &p) in children.zip(&self.clean_priors) {
+            self.tree.nodes[c].prior = p;
+        }
+        self.clean_priors.clear();
+    }
+
+    /// Root noise and the Gumbel sample, once the root has children.
+    fn prepare_root(&mut self) {
+        let children = self.tree.nodes[0].children();
+        self.base_visits = children
+            .clone()
+            .map(|c| self.tree.nodes[c].visits)
+            .collect();
+        let n = children.len();
+        match self.config.root {
+            RootSelection::Puct if self.config.dirichlet_fraction > 0.0 && n > 1 => {
+                let gamma = Gamma::new(self.config.dirichlet_alpha, 1.0).expect("validated alpha");
+                let noise: Vec<f32> = (0..n).map(|_| gamma.sample(&mut self.rng)).collect();
+                let sum: f32 = noise.iter().sum::<f32>().max(f32::MIN_POSITIVE);
+                let f = self.config.dirichlet_fraction;
+                self.clean_priors = children.clone().map(|c| self.tree.nodes[c].prior).collect();
+                for (c, eta) in children.zip(noise) {
+                    let p = &mut self.tree.nodes[c].prior;
+                    *p = (1.0 - f) * *p + f * eta / sum;
+                }
+            }
+            RootSelection::Puct => {}
+            RootSelection::Gumbel => {
+                let gumbel = Gumbel::new(0.0f32, 1.0).expect("valid");
+                let score: Vec<f32> = children
+                    .map(|c| {
+                        let g = if self.config.gumbel_noise {
+                            gumbel.sample(&mut self.rng)
+                        } else {
+                            0.0
+                        };
+                        g + self.tree.nodes[c].prior.max(1e-12).ln()
+                    })
+                    .collect();
+                let m = (self.config.gumbel_considered as usize).min(n);
+                let mut order: Vec<usize> = (0..n).collect();
+                order.sort_by(|&a, &b| score[b].total_cmp(&score[a]));
+                order.truncate(m);
+                let schedule = considered_visit_sequence(m, self.config.simulations as usize);
+                self.gumbel = Some(GumbelRoot {
+                    score,
+                    considered: order,
+                    schedule,
+                });
+            }
+        }
+    }
+
+    /// Whether the budget is spent.
+    pub fn is_finished(&self) -> bool {
+        self.tree.nodes[0].state == NodeState::Expanded && self.done >= self.config.simulations
+    }
+
+    /// Walks to up to `leaves_per_round` new leaves and queues them.
+    pub fn collect(&mut self) {
+        let mut queued = 0;
+        while queued < self.config.leaves_per_round && !self.budget_spent() {
+            match self.walk() {
+                Walk::Queued => queued += 1,
+                Walk::Scored => {}
+                Walk::Collision => break,
+            }
+        }
+    }
+
+    fn budget_spent(&self) -> bool {
+        self.tree.nodes[0].state == NodeState::Expanded && self.started >= self.config.simulations
+    }
+
+    /// The queued leaves, in queue order.
+    pub fn pending_inputs(&self) -> impl Iterator<Item = EvalInput<'_>> {
+        self.pending.iter().map(|p| EvalInput {
+            position: &p.position,
+            legal_moves: p.moves.as_slice(),
+            repetitions: p.repetitions,
+        })
+    }
+
+    /// Number of queued leaves.
+    pub fn pending_len(&self) -> usize {
+        self.pending.len()
+    }
+
+    /// Expands the queued leaves with their evaluations (in queue order) and
+    /// backs the values up.
+    ///
+    /// # Panics
+    ///
+    /// If the number of evaluations or of a policy's entries is wrong.
+    pub fn apply(&mut self, evals: &[Evaluation]) {
+        assert_eq!(
+            evals.len(),
+            self.pending.len(),
+            "one evaluation per queued leaf"
+        );
+        let pending = std::mem::take(&mut self.pending);
+        for (leaf, eval) in pending.iter().zip(evals) {
+            assert_eq!(
+                eval.policy.len(),
+                leaf.moves.len(),
+                "one prior per legal move"
+            );
+            let node = leaf.node as usize;
+            let value = eval.value();
+            self.tree.expand(node, leaf.moves.as_slice(), &eval.policy);
+            self.tree.nodes[node].value = -value;
+            let was_root = node == 0;
+            let start = leaf.path_start as usize;
+            self.backup(start, leaf.path_len as usize, value);
+            if was_root {
+                self.prepare_root();
+            } else {
+                self.done += 1;
+            }
+        }
+        // Keep the allocation for the next round.
+        self.pending = pending;
+        self.pending.clear();
+        self.paths.clear();
+    }
+
+    /// Adds `value` (for the side to move at the leaf) along a path, undoing
+    /// its virtual loss.
+    fn backup(&mut self, path_start: usize, path_len: usize, value: f32) {
+        let mut v = -value;
+        for i in (path_start..path_start + path_len).rev() {
+            let n = &mut self.tree.nodes[self.paths[i] as usize];
+            n.in_flight -= 1;
+            n.visits += 1;
+            n.value_sum += v;
+            v = -v;
+        }
+    }
+
+    /// One descent from the root.
+    fn walk(&mut self) -> Walk {
+        let path_start = self.paths.len();
+        let mut pos = self.root_pos;
+        self.history.truncate(self.root_history_len);
+        let mut node = 0usize;
+        loop {
+            self.paths.push(node as u32);
+            self.tree.nodes[node].in_flight += 1;
+            match self.tree.nodes[node].state {
+                NodeState::Expanded => {
+                    let child = if node == 0 && self.gumbel.is_some() {
+                        self.gumbel_child()
+                    } else {
+                        self.puct_child(node)
+                    };
+                    pos.make_move(self.tree.nodes[child].mv);
+                    self.history.push(pos.hash());
+                    node = child;
+                }
+                NodeState::Terminal => {
+                    let value = -self.tree.nodes[node].value;
+                    return self.score_terminal(path_start, value);
+                }
+                NodeState::Pending => {
+                    for i in path_start..self.paths.len() {
+                        self.tree.nodes[self.paths[i] as usize].in_flight -= 1;
+                    }
+                    self.paths.truncate(path_start);
+                    return Walk::Collision;
+                }
+                NodeState::Unexpanded => return self.reach_leaf(path_start, node, pos),
+            }
+        }
+    }
+
+    /// A new leaf: score it if the game is over there, else queue it.
+    fn reach_leaf(&mut self, path_start: usize, node: usize, pos: Position) -> Walk {
+        // `history` ends with this position's own hash.
+        let earlier = &self.history[..self.history.len() - 1];
+        let reps = repetitions(earlier, pos.hash(), pos.quiet_plies());
+        let moves = legal_moves_in_history(&pos, &self.rules, &self.history);
+        if node != 0 {
+            if let Some(outcome) = end_of_game(&pos, &self.rules, !moves.is_empty(), reps) {
+                let value = outcome.score_for(pos.side_to_move()) as f32 * 2.0 - 1.0;
+                let n = &mut self.tree.nodes[node];
+                n.state = NodeState::Terminal;
+                n.value = -value;
+                return self.score_terminal(path_start, value);
+            }
+            self.started += 1;
+        }
+        self.tree.nodes[node].state = NodeState::Pending;
+        self.pending.push(Pending {
+            node: node as u32,
+            path_start: path_start as u32,
+            path_len: (self.paths.len() - path_start) as u32,
+            position: pos,
+            moves,
+            repetitions: reps,
+        });
+        Walk::Queued
+    }
+
+    fn score_terminal(&mut self, path_start: usize, value: f32) -> Walk {
+        let len = self.paths.len() - path_start;
+        self.backup(path_start, len, value);
+        self.paths.truncate(path_start);
+        self.started += 1;
+        self.done += 1;
+        Walk::Scored
+    }
+
+    /// PUCT with first-play urgency and virtual loss.
+    fn puct_child(&self, node: usize) -> usize {
+        let nodes = &self.tree.nodes;
+        let parent = &nodes[node];
+        let children = parent.children();
+        let parent_visits = (parent.visits + parent.in_flight).max(1) as f32;
+        let sqrt_n = parent_visits.sqrt();
+        let parent_q = parent.q().map_or(0.0, |q| -q);
+        let visited_mass: f32 = nodes[children.clone()]
+            .iter()
+            .filter(|c| c.visits + c.in_flight > 0)
+            .map(|c| c.prior)
+            .sum();
+        let fpu = parent_q - self.config.fpu_reduction * visited_mass.sqrt();
+        let vl = self.config.virtual_loss;
+        let cpuct = self.config.cpuct;
+        let mut best = children.start;
+        let mut best_score = f32::NEG_INFINITY;
+        for c in children {
+            let child = &nodes[c];
+            let n = child.visits + child.in_flight;
+            let q = child.q_with_virtual_loss(vl).unwrap_or(fpu);
+            let score = q + cpuct * child.prior * sqrt_n / (1.0 + n as f32);
+            if score > best_score {
+                best_score = score;
+                best = c;
+            }
+        }
+        best
+    }
+
+    /// The root child the sequential-halving schedule asks for next.
+    fn gumbel_child(&self) -> usize {
+        let gumbel = self.gumbel.as_ref().expect("gumbel root");
+        let first = self.tree.nodes[0].first_child as usize;
+        let sigma = self.sigma();
+        let index = (self.started as usize).min(gumbel.schedule.len() - 1);
+        let wanted = gumbel.schedule[index];
+        let count = |i: usize| {
+            let c = &self.tree.nodes[first + i];
+            c.visits - self.base_visits[i] + c.in_flight
+        };
+        let fewest = gumbel
+            .considered
+            .iter()
+            .map(|&i| count(i))
+            .min()
+            .unwrap_or(0);
+        let target = if gumbel.considered.iter().any(|&i| count(i) == wanted) {
+            wanted
+        } else {
+            fewest
+        };
+        let best = gumbel
+            .considered
+            .iter()
+            .copied()
+            .filter(|&i| count(i) == target)
+            .max_by(|&a, &b| (gumbel.score[a] + sigma[a]).total_cmp(&(gumbel.score[b] + sigma[b])))
+            .expect("a considered move has the target count");
+        first + best
+    }
+
+    /// sigma(completed Q) of every root child.
+    fn sigma(&self) -> Vec<f32> {
+        let root = &self.tree.nodes[0];
+        let prior_of = |i: usize, c: usize| {
+            self.clean_priors
+                .get(i)
+                .copied()
+                .unwrap_or(self.tree.nodes[c].prior)
+        };
+        let edges: Vec<RootEdge> = root
+            .children()
+            .enumerate()
+            .map(|(i, c)| {
+                let n = &self.tree.nodes[c];
+                RootEdge {
+                    prior: prior_of(i, c),
+                    visits: n.visits,
+                    q: n.q().unwrap_or(0.0),
+                }
+            })
+            .collect();
+        transformed_completed_q(
+            &edges,
+            -root.value,
+            self.config.gumbel_c_visit,
+            self.config.gumbel_c_scale,
+        )
+    }
+
+    /// The result of the finished search, and the move to play (drawn with
+    /// the temperature under PUCT; Gumbel's pick otherwise).
+    pub fn result(&mut self) -> SearchResult {
+        let root = self.tree.nodes[0];
+        let children = root.children();
+        let kids = &self.tree.nodes[children.clone()];
+        let moves: Vec<Move> = kids.iter().map(|c| c.mv).collect();
+        let visits: Vec<u32> = kids.iter().map(|c| c.visits).collect();
+        let total: u32 = visits.iter().sum();
+        let visit_policy: Vec<f32> = if total > 0 {
+            visits.iter().map(|&v| v as f32 / total as f32).collect()
+        } else {
+            vec![1.0 / moves.len() as f32; moves.len()]
+        };
+        let prior: Vec<f32> = if self.clean_priors.is_empty() {
+            kids.iter().map(|c| c.prior).collect()
+        } else {
+            self.clean_priors.clone()
+        };
+        let (best_index, improved_policy) = match &self.gumbel {
+            Some(g) => {
+                let sigma = self.sigma();
+                let logits: Vec<f32> = prior
+                    .iter()
+                    .zip(&sigma)
+                    .map(|(p, s)| p.max(1e-12).ln() + s)
+                    .collect();
+                let count = |i: usize| visits[i] - self.base_visits[i];
+                let most = g.considered.iter().map(|&i| count(i)).max().unwrap_or(0);
+                let best = g
+                    .considered
+                    .iter()
+                    .copied()
+                    .filter(|&i| count(i) == most)
+                    .max_by(|&a, &b| (g.score[a] + sigma[a]).total_cmp(&(g.score[b] + sigma[b])))
+                    .expect("considered moves");
+                (best, softmax(&logits))
+            }
+            None => (self.pick_by_visits(&visits), visit_policy.clone()),
+        };
+        SearchResult {
+            best: moves[best_index],
+            pv: self.principal_variation(),
+            value: root.q().map_or(0.0, |q| -q),
+            moves,
+            visits,
+            visit_policy,
+            improved_policy,
+            prior,
+            simulations: self.done,
+        }
+    }
+
+    fn pick_by_visits(&mut self, visits: &[u32]) -> usize {
+        let t = self.config.temperature;
+        let most = visits.iter().copied().max().unwrap_or(0);
+        if t <= 0.0 || most == 0 {
+            // Most visits; ties go to the higher prior (first in order).
+            let first = self.tree.nodes[0].first_child as usize;
+            return (0..visits.len())
+                .filter(|&i| visits[i] == most)
+                .max_by(|&a, &b| {
+                    self.tree.nodes[first + a]
+                        .prior
+                        .total_cmp(&self.tree.nodes[first + b].prior)
+                        .then(b.cmp(&a))
+                })
+                .expect("a root move");
+        }
+        let weights: Vec<f64> = visits
+            .iter()
+            .map(|&v| (v as f64 / most as f64).powf(1.0 / t as f64))
+            .collect();
+        let sum: f64 = weights.iter().sum();
+        let mut x = self.rng.random::<f64>() * sum;
+        for (i, w) in weights.iter().enumerate() {
+            x -= w;
+            if x < 0.0 {
+                return i;
+            }
+        }
+        weights.len() - 1
+    }
+
+    fn principal_variation(&self) -> Vec<Move> {
+        let mut pv = Vec::new();
+        let mut node = 0;
+        loop {
+            let n = &self.tree.nodes[node];
+            if n.state != NodeState::Expanded {
+                break;
+            }
+            let best = n
+                .children()
+                .max_by_key(|&c| (self.tree.nodes[c].visits, std::cmp::Reverse(c)));
+            match best {
+                Some(c) if self.tree.nodes[c].visits > 0 => {
+                    pv.push(self.tree.nodes[c].mv);
+                    node = c;
+                }
+                _ => break,
+            }
+        }
+        pv
+    }
+}
+
+/// Runs every search to the end, each round gathering the queued leaves of
+/// all of them into one evaluator call. Returns the number of calls.
+pub fn run_batched<E: Evaluator + ?Sized>(searches: &mut [Search], evaluator: &mut E) -> usize {
+    let mut calls = 0;
+    loop {
+        let mut all_done = true;
+        for s in searches.iter_mut() {
+            if !s.is_finished() {
+                s.collect();
+                all_done = false;
+            }
+        }
+        let inputs: Vec<EvalInput<'_>> = searches.iter().flat_map(|s| s.pending_inputs()).collect();
+        if inputs.is_empty() {
+            if all_done {
+                return calls;
+            }
+            continue;
+        }
+        let evals = evaluator.evaluate(&inputs);
+        drop(inputs);
+        calls += 1;
+        let mut offset = 0;
+        for s in searches.iter_mut() {
+            let k = s.pending_len();
+            s.apply(&evals[offset..offset + k]);
+            offset += k;
+        }
+    }
+}
+
+/// Searches one game's position to the end and returns the result.
+pub fn search<E: Evaluator + ?Sized>(
+    search: &mut Search,
+    game: &Game,
+    evaluator: &mut E,
+) -> SearchResult {
+    search.begin(game);
+    run_batched(std::slice::from_mut(search), evaluator);
+    search.result()
+}

@@ -1,0 +1,221 @@
+//! The search finds what it must: den entries, defences, captures; Gumbel
+//! with few simulations; batching across trees; tree reuse; determinism.
+
+use jungle_mcts::{
+    run_batched, search, EvalInput, Evaluation, Evaluator, HeuristicEvaluator, RootSelection,
+    Search, SearchConfig, UniformEvaluator,
+};
+use jungle_rules::{Game, Rules};
+
+fn config(simulations: u32) -> SearchConfig {
+    SearchConfig {
+        simulations,
+        ..SearchConfig::default()
+    }
+}
+
+fn best(fen: &str, cfg: SearchConfig, evaluator: &mut dyn Evaluator, seed: u64) -> String {
+    let game = Game::from_fen(Rules::default(), fen).unwrap();
+    let mut tree = Search::new(Rules::default(), cfg, seed);
+    search(&mut tree, &game, evaluator).best.to_string()
+}
+
+/// South: cat d8 next to North's den, lion a1, dog f2; North: elephant g9, wolf a7.
+const DEN_IN_ONE: &str = "6e/3C3/w6/7/7/7/7/5D1/L6 w";
+
+#[test]
+fn finds_a_den_entry_in_one() {
+    assert_eq!(
+        best(DEN_IN_ONE, config(200), &mut UniformEvaluator, 1),
+        "d8d9"
+    );
+    assert_eq!(
+        best(DEN_IN_ONE, config(200), &mut HeuristicEvaluator, 1),
+        "d8d9"
+    );
+}
+
+#[test]
+fn stops_the_opponents_den_entry_in_one() {
+    // A North cat on South's trap c1 threatens d1; only the dog on b1 can take it.
+    let fen = "6e/7/w6/7/7/7/7/7/1Dc3L w";
+    assert_eq!(best(fen, config(400), &mut UniformEvaluator, 2), "b1c1");
+    assert_eq!(best(fen, config(400), &mut HeuristicEvaluator, 2), "b1c1");
+}
+
+#[test]
+fn takes_a_free_elephant_with_the_rat() {
+    let fen = "2l4/7/7/e6/R6/7/7/7/2L4 w";
+    assert_eq!(best(fen, config(200), &mut HeuristicEvaluator, 3), "a5a6");
+}
+
+#[test]
+fn uniform_evaluator_prefers_a_winning_capture() {
+    // Taking North's last animal wins at once (annihilation).
+    let fen = "7/7/7/7/3w3/3T3/7/1C5/7 w";
+    assert_eq!(best(fen, config(800), &mut UniformEvaluator, 4), "d4d5");
+}
+
+#[test]
+fn gumbel_with_16_simulations_finds_the_only_winning_move() {
+    for seed in 0..8 {
+        let cfg = SearchConfig {
+            simulations: 16,
+            root: RootSelection::Gumbel,
+            gumbel_noise: true,
+            ..SearchConfig::default()
+        };
+        let game = Game::from_fen(Rules::default(), DEN_IN_ONE).unwrap();
+        let mut tree = Search::new(Rules::default(), cfg, seed);
+        let result = search(&mut tree, &game, &mut UniformEvaluator);
+        assert_eq!(result.best.to_string(), "d8d9", "seed {seed}");
+        assert_eq!(result.simulations, 16);
+        // The improved policy puts most mass on the winning move.
+        let i = result
+            .moves
+            .iter()
+            .position(|m| m.to_string() == "d8d9")
+            .unwrap();
+        assert!(
+            result.improved_policy[i] > 0.5,
+            "{:?}",
+            result.improved_policy
+        );
+        let sum: f32 = result.improved_policy.iter().sum();
+        assert!((sum - 1.0).abs() < 1e-4);
+    }
+}
+
+/// Counts calls and batch sizes.
+#[derive(Default)]
+struct Counting {
+    batches: Vec<usize>,
+}
+
+impl Evaluator for Counting {
+    fn evaluate(&mut self, batch: &[EvalInput<'_>]) -> Vec<Evaluation> {
+        self.batches.push(batch.len());
+        UniformEvaluator.evaluate(batch)
+    }
+}
+
+#[test]
+fn k_games_in_flight_give_batches_of_k() {
+    let k = 8;
+    let game = Game::new(Rules::default());
+    let mut searches: Vec<Search> = (0..k)
+        .map(|i| Search::new(Rules::default(), config(32), i as u64))
+        .collect();
+    for s in &mut searches {
+        s.begin(&game);
+    }
+    let mut counting = Counting::default();
+    run_batched(&mut searches, &mut counting);
+    assert!(!counting.batches.is_empty());
+    assert!(
+        counting.batches.iter().all(|&b| b == k),
+        "{:?}",
+        counting.batches
+    );
+    // One root evaluation plus one per simulation, per tree.
+    assert_eq!(counting.batches.len(), 33);
+}
+
+#[test]
+fn several_leaves_per_tree_with_virtual_loss() {
+    let (k, leaves) = (4, 8);
+    let game = Game::new(Rules::default());
+    let cfg = SearchConfig {
+        simulations: 64,
+        leaves_per_round: leaves,
+        ..SearchConfig::default()
+    };
+    let mut searches: Vec<Search> = (0..k)
+        .map(|i| Search::new(Rules::default(), cfg.clone(), i as u64))
+        .collect();
+    for s in &mut searches {
+        s.begin(&game);
+    }
+    let mut counting = Counting::default();
+    run_batched(&mut searches, &mut counting);
+    // After the root round, each call carries up to k * leaves positions.
+    let after_root = &counting.batches[1..];
+    let mean = after_root.iter().sum::<usize>() as f64 / after_root.len() as f64;
+    assert!(mean >= 0.8 * (k * leaves) as f64, "{:?}", counting.batches);
+    for s in &mut searches {
+        let r = s.result();
+        assert_eq!(r.visits.iter().sum::<u32>(), 64);
+    }
+}
+
+#[test]
+fn the_tree_is_reused_after_moves_are_played() {
+    let mut game = Game::new(Rules::default());
+    let mut tree = Search::new(Rules::default(), config(400), 5);
+    let first = search(&mut tree, &game, &mut HeuristicEvaluator);
+    game.play(first.pv[0]).unwrap();
+    game.play(first.pv[1]).unwrap();
+    tree.begin(&game);
+    let kept = tree.result().visits.iter().sum::<u32>();
+    assert!(kept > 0, "the subtree of the expected line is kept");
+    run_batched(std::slice::from_mut(&mut tree), &mut HeuristicEvaluator);
+    let second = tree.result();
+    assert_eq!(second.simulations, 400);
+    assert_eq!(second.visits.iter().sum::<u32>(), kept + 400);
+    // Without reuse, the counts start from zero.
+    let mut fresh = Search::new(
+        Rules::default(),
+        SearchConfig {
+            reuse_tree: false,
+            ..config(400)
+        },
+        5,
+    );
+    let r = search(&mut fresh, &game, &mut HeuristicEvaluator);
+    assert_eq!(r.visits.iter().sum::<u32>(), 400);
+}
+
+#[test]
+fn search_is_deterministic_for_a_seed_with_noise_and_temperature() {
+    let cfg = SearchConfig {
+        simulations: 100,
+        dirichlet_fraction: 0.25,
+        temperature: 1.0,
+        ..SearchConfig::default()
+    };
+    let game = Game::new(Rules::default());
+    let run = |seed| {
+        search(
+            &mut Search::new(Rules::default(), cfg.clone(), seed),
+            &game,
+            &mut HeuristicEvaluator,
+        )
+    };
+    assert_eq!(run(9), run(9));
+    let differ = (0..6).any(|s| run(s).visits != run(9).visits);
+    assert!(differ, "noise depends on the seed");
+}
+
+#[test]
+fn a_forced_draw_by_repetition_is_scored_as_a_draw() {
+    // With repetition = 2, South's dog shuffle repeats at once: every line
+    // from the root ends in a draw within two plies, or loses material.
+    let rules = Rules {
+        repetition: 2,
+        ..Rules::default()
+    };
+    let mut game = Game::from_fen(rules.clone(), "6d/7/7/7/7/7/7/7/6D w").unwrap();
+    for mv in ["g1g2", "g9g8"] {
+        game.play_text(mv).unwrap();
+    }
+    let mut tree = Search::new(rules, config(300), 1);
+    let r = search(&mut tree, &game, &mut UniformEvaluator);
+    // Going back to g1 repeats the start: a draw, scored exactly 0.
+    let back = r
+        .moves
+        .iter()
+        .position(|m| m.to_string() == "g2g1")
+        .unwrap();
+    assert!(r.visits[back] > 0);
+    assert!(r.value.abs() < 0.5, "value {}", r.value);
+}
