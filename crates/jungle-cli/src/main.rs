@@ -17,12 +17,21 @@ struct Cli {
 enum Command {
     /// Count move sequences of a given length (move-generator check and speed).
     Perft(commands::perft::PerftArgs),
+    /// Play a match between two players; score, Elo difference, end reasons.
+    Arena(commands::arena::ArenaArgs),
+    /// Show a player's move, value, policy and principal variation for a position.
+    Analyze(commands::analyze::AnalyzeArgs),
+    /// Measure move generation, search and alpha-beta speed (one thread).
+    Bench(commands::bench::BenchArgs),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Perft(args) => commands::perft::run(&args),
+        Command::Arena(args) => commands::arena::run(&args),
+        Command::Analyze(args) => commands::analyze::run(&args),
+        Command::Bench(args) => commands::bench::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

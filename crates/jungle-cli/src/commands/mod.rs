@@ -1,4 +1,7 @@
 //! One module per subcommand.
 
+pub mod analyze;
+pub mod arena;
+pub mod bench;
 pub mod perft;
 pub mod shared;

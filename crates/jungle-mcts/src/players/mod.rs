@@ -12,7 +12,7 @@ pub use alphabeta::AlphaBeta;
 pub use greedy::Greedy;
 pub use mcts_player::MctsPlayer;
 pub use random::RandomPlayer;
-pub use spec::{BaselineSpec, PlayerFactory, SpecError};
+pub use spec::{BaselineSpec, PlayerFactory, SpecError, SPEC_FORMS};
 
 use jungle_rules::{Game, Move};
 

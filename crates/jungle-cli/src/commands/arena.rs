@@ -1,0 +1,112 @@
+//! `jungle arena`: a match between two players, games in parallel.
+
+use super::shared::{load_rules, parse_player};
+use anyhow::{Context, Result};
+use clap::Args;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use jungle_mcts::arena::{run_match, ArenaConfig, MatchSummary};
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::Instant;
+
+/// Arguments of `jungle arena`.
+#[derive(Args)]
+pub struct ArenaArgs {
+    /// Player A: random, greedy, alphabeta:DEPTH, mcts:SIMS.
+    #[arg(long)]
+    a: String,
+    /// Player B, same forms.
+    #[arg(long)]
+    b: String,
+    /// Number of games; seats alternate, openings come in pairs.
+    #[arg(long, default_value_t = 20)]
+    games: u32,
+    /// Rule set: a preset name or a toml file.
+    #[arg(long, default_value = "standard")]
+    variant: String,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Seed of openings and players.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Random plies from the start before the players take over.
+    #[arg(long, default_value_t = 4)]
+    opening_plies: u32,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Runs `jungle arena`.
+pub fn run(args: &ArenaArgs) -> Result<()> {
+    let rules = load_rules(&args.variant)?;
+    let a = parse_player(&args.a).context("--a")?;
+    let b = parse_player(&args.b).context("--b")?;
+    let mut cfg = ArenaConfig::new(rules, args.games, args.seed);
+    cfg.opening_plies = args.opening_plies;
+
+    let bar = ProgressBar::new(args.games as u64);
+    if args.json {
+        bar.set_draw_target(ProgressDrawTarget::hidden());
+    }
+    bar.set_style(
+        ProgressStyle::with_template("{msg} {bar:30} {pos}/{len} games [{elapsed} < {eta}]")
+            .expect("valid template"),
+    );
+    let a_score = AtomicU32::new(0);
+    bar.set_message(format!("{} vs {}", args.a, args.b));
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads.unwrap_or(0))
+        .build()
+        .context("starting the worker threads")?;
+    let started = Instant::now();
+    let records = pool.install(|| {
+        run_match(a.as_ref(), b.as_ref(), &cfg, &|r| {
+            a_score.fetch_add((r.score_for_a() * 2.0) as u32, Ordering::Relaxed);
+            bar.inc(1);
+            let done = bar.position().max(1) as f64;
+            bar.set_message(format!(
+                "{} vs {}: A scores {:.2}",
+                args.a,
+                args.b,
+                a_score.load(Ordering::Relaxed) as f64 / 2.0 / done
+            ));
+        })
+    });
+    bar.finish_and_clear();
+    let summary = MatchSummary::new(&args.a, &args.b, &records);
+    if args.json {
+        println!("{}", serde_json::to_string(&summary)?);
+    } else {
+        print_summary(&summary, &args.variant, started.elapsed().as_secs_f64());
+    }
+    Ok(())
+}
+
+fn print_summary(s: &MatchSummary, variant: &str, seconds: f64) {
+    println!(
+        "{} (A) vs {} (B), {} games, variant {variant}",
+        s.a, s.b, s.games
+    );
+    println!(
+        "A wins {}  draws {}  B wins {}",
+        s.a_wins, s.draws, s.b_wins
+    );
+    println!(
+        "score  {:.3}  (95% {:.3} .. {:.3})",
+        s.score, s.score_ci95[0], s.score_ci95[1]
+    );
+    println!(
+        "Elo    {:+.0}  (95% {:+.0} .. {:+.0})",
+        s.elo, s.elo_ci95[0], s.elo_ci95[1]
+    );
+    println!("plies  {:.1} on average", s.mean_plies);
+    let reasons: Vec<String> = s
+        .reasons
+        .iter()
+        .filter(|(_, &n)| n > 0)
+        .map(|(r, n)| format!("{r} {n}"))
+        .collect();
+    println!("ended  {}", reasons.join(", "));
+    println!("time   {seconds:.1} s");
+}

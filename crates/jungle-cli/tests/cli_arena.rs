@@ -1,0 +1,148 @@
+//! End-to-end checks of `jungle arena`, `jungle analyze` and `jungle bench`.
+
+use std::process::Command;
+
+fn jungle(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_jungle"))
+        .args(args)
+        .output()
+        .expect("run jungle");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn json(args: &[&str]) -> serde_json::Value {
+    let (ok, stdout, stderr) = jungle(args);
+    assert!(ok, "{stderr}");
+    serde_json::from_str(stdout.trim()).expect("one JSON object")
+}
+
+#[test]
+fn arena_json_has_the_documented_keys() {
+    let v = json(&[
+        "arena",
+        "--a",
+        "greedy",
+        "--b",
+        "random",
+        "--games",
+        "6",
+        "--threads",
+        "2",
+        "--seed",
+        "3",
+        "--json",
+    ]);
+    for key in [
+        "a_wins",
+        "draws",
+        "b_wins",
+        "score",
+        "elo",
+        "elo_ci95",
+        "mean_plies",
+        "reasons",
+    ] {
+        assert!(v.get(key).is_some(), "missing {key}: {v}");
+    }
+    let total = v["a_wins"].as_u64().unwrap()
+        + v["draws"].as_u64().unwrap()
+        + v["b_wins"].as_u64().unwrap();
+    assert_eq!(total, 6);
+    let reasons: u64 = v["reasons"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|n| n.as_u64().unwrap())
+        .sum();
+    assert_eq!(reasons, 6);
+    assert_eq!(v["elo_ci95"].as_array().unwrap().len(), 2);
+}
+
+#[test]
+fn arena_is_reproducible_for_a_seed_whatever_the_threads() {
+    let args = |threads: &'static str| {
+        vec![
+            "arena",
+            "--a",
+            "mcts:20",
+            "--b",
+            "random",
+            "--games",
+            "4",
+            "--threads",
+            threads,
+            "--seed",
+            "9",
+            "--json",
+        ]
+    };
+    assert_eq!(json(&args("1")), json(&args("2")));
+}
+
+#[test]
+fn arena_text_summary_and_variant() {
+    let (ok, stdout, stderr) = jungle(&[
+        "arena",
+        "--a",
+        "alphabeta:2",
+        "--b",
+        "random",
+        "--games",
+        "4",
+        "--variant",
+        "vertical-tiger",
+    ]);
+    assert!(ok, "{stderr}");
+    assert!(
+        stdout.contains("A wins") && stdout.contains("Elo") && stdout.contains("vertical-tiger"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn bad_player_specs_are_clear_errors() {
+    let (ok, _, stderr) = jungle(&["arena", "--a", "alphabeta:0", "--b", "random"]);
+    assert!(!ok);
+    assert!(
+        stderr.contains("--a") && stderr.contains("from 1 to 12"),
+        "{stderr}"
+    );
+    let (ok, _, stderr) = jungle(&["arena", "--a", "random", "--b", "deep-blue"]);
+    assert!(!ok);
+    assert!(
+        stderr.contains("--b") && stderr.contains("alphabeta:DEPTH"),
+        "{stderr}"
+    );
+    let (ok, _, stderr) = jungle(&["analyze", "--player", "net:x.ckpt"]);
+    assert!(!ok);
+    assert!(stderr.contains("not built yet"), "{stderr}");
+}
+
+#[test]
+fn analyze_reports_move_value_policy_and_pv() {
+    let fen = "6e/3C3/w6/7/7/7/7/5D1/L6 w";
+    let v = json(&["analyze", "--player", "mcts:200", "--fen", fen, "--json"]);
+    assert_eq!(v["best"], "d8d9");
+    assert!(v["value"].as_f64().unwrap() > 0.5);
+    let policy = v["policy"].as_object().unwrap();
+    let sum: f64 = policy.values().map(|p| p.as_f64().unwrap()).sum();
+    assert!((sum - 1.0).abs() < 1e-3);
+    assert!(policy["d8d9"].as_f64().unwrap() > 0.5);
+    assert_eq!(v["pv"][0], "d8d9");
+    let v = json(&["analyze", "--player", "alphabeta:3", "--fen", fen, "--json"]);
+    assert_eq!(v["best"], "d8d9");
+    assert_eq!(v["value"], 1.0);
+    let (ok, _, stderr) = jungle(&[
+        "analyze",
+        "--player",
+        "random",
+        "--fen",
+        "2C4/7/7/7/7/7/7/7/3r3 w",
+    ]);
+    assert!(!ok, "a finished game cannot be analyzed");
+    assert!(stderr.contains("over"), "{stderr}");
+}
