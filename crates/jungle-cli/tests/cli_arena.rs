@@ -1,24 +1,8 @@
 //! End-to-end checks of `jungle arena`, `jungle analyze` and `jungle bench`.
 
-use std::process::Command;
+mod common;
 
-fn jungle(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_jungle"))
-        .args(args)
-        .output()
-        .expect("run jungle");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
-fn json(args: &[&str]) -> serde_json::Value {
-    let (ok, stdout, stderr) = jungle(args);
-    assert!(ok, "{stderr}");
-    serde_json::from_str(stdout.trim()).expect("one JSON object")
-}
+use common::{json, jungle};
 
 #[test]
 fn arena_json_has_the_documented_keys() {

@@ -57,6 +57,20 @@ struct GumbelRoot {
     schedule: Vec<u32>,
 }
 
+impl GumbelRoot {
+    /// Among the considered root children whose visit count (as `count`
+    /// gives it) is `target`, the one with the highest Gumbel score plus
+    /// sigma(completed Q).
+    fn best_with_count(&self, count: &dyn Fn(usize) -> u32, target: u32, sigma: &[f32]) -> usize {
+        self.considered
+            .iter()
+            .copied()
+            .filter(|&i| count(i) == target)
+            .max_by(|&a, &b| (self.score[a] + sigma[a]).total_cmp(&(self.score[b] + sigma[b])))
+            .expect("a considered move has the target count")
+    }
+}
+
 /// The search of one game.
 pub struct Search {
     config: SearchConfig,
@@ -433,14 +447,7 @@ impl Search {
         } else {
             fewest
         };
-        let best = gumbel
-            .considered
-            .iter()
-            .copied()
-            .filter(|&i| count(i) == target)
-            .max_by(|&a, &b| (gumbel.score[a] + sigma[a]).total_cmp(&(gumbel.score[b] + sigma[b])))
-            .expect("a considered move has the target count");
-        first + best
+        first + gumbel.best_with_count(&count, target, &sigma)
     }
 
     /// sigma(completed Q) of every root child.
@@ -474,6 +481,10 @@ impl Search {
 
     /// The result of the finished search, and the move to play (drawn with
     /// the temperature under PUCT; Gumbel's pick otherwise).
+    ///
+    /// # Panics
+    ///
+    /// If no search has expanded the root yet.
     pub fn result(&mut self) -> SearchResult {
         let root = self.tree.nodes[0];
         let children = root.children();
@@ -501,14 +512,7 @@ impl Search {
                     .collect();
                 let count = |i: usize| visits[i] - self.base_visits[i];
                 let most = g.considered.iter().map(|&i| count(i)).max().unwrap_or(0);
-                let best = g
-                    .considered
-                    .iter()
-                    .copied()
-                    .filter(|&i| count(i) == most)
-                    .max_by(|&a, &b| (g.score[a] + sigma[a]).total_cmp(&(g.score[b] + sigma[b])))
-                    .expect("considered moves");
-                (best, softmax(&logits))
+                (g.best_with_count(&count, most, &sigma), softmax(&logits))
             }
             None => (self.pick_by_visits(&visits), visit_policy.clone()),
         };

@@ -175,31 +175,22 @@ impl Position {
     #[inline]
     pub fn make_move(&mut self, mv: Move) -> Undo {
         let (from, to) = (mv.from(), mv.to());
-        let us = self.side.index();
         let moving = self.board[from.index()];
         let captured = self.board[to.index()];
         let undo = Undo {
             captured,
             quiet_plies: self.quiet_plies,
         };
-        let from_to = Bitboard::from_square(from) | Bitboard::from_square(to);
-        self.occupied[us] ^= from_to;
-        let moving_piece = Piece::from_byte(moving);
-        self.hash ^= zobrist::piece_key(moving_piece, from)
-            ^ zobrist::piece_key(moving_piece, to)
-            ^ zobrist::NORTH_TO_MOVE;
-        if captured != EMPTY {
-            self.occupied[us ^ 1] ^= Bitboard::from_square(to);
-            let victim = Piece::from_byte(captured);
-            self.hash ^= zobrist::piece_key(victim, to);
-            self.quiet_plies = 0;
+        self.toggle(from, to, moving, captured);
+        self.quiet_plies = if captured == EMPTY {
+            self.quiet_plies.saturating_add(1)
         } else {
-            self.quiet_plies = self.quiet_plies.saturating_add(1);
-        }
+            0
+        };
         self.board[to.index()] = moving;
         self.board[from.index()] = EMPTY;
         if self.side == Side::North {
-            self.fullmove = self.fullmove.saturating_add(1);
+            self.fullmove = self.fullmove.wrapping_add(1);
         }
         self.side = !self.side;
         undo
@@ -211,23 +202,29 @@ impl Position {
         let (from, to) = (mv.from(), mv.to());
         self.side = !self.side;
         if self.side == Side::North {
-            self.fullmove -= 1;
+            self.fullmove = self.fullmove.wrapping_sub(1);
         }
-        let us = self.side.index();
         let moving = self.board[to.index()];
-        let moving_piece = Piece::from_byte(moving);
-        self.occupied[us] ^= Bitboard::from_square(from) | Bitboard::from_square(to);
-        self.hash ^= zobrist::piece_key(moving_piece, from)
-            ^ zobrist::piece_key(moving_piece, to)
-            ^ zobrist::NORTH_TO_MOVE;
-        if undo.captured != EMPTY {
-            self.occupied[us ^ 1] ^= Bitboard::from_square(to);
-            let victim = Piece::from_byte(undo.captured);
-            self.hash ^= zobrist::piece_key(victim, to);
-        }
+        self.toggle(from, to, moving, undo.captured);
         self.board[from.index()] = moving;
         self.board[to.index()] = undo.captured;
         self.quiet_plies = undo.quiet_plies;
+    }
+
+    /// The bitboard and hash changes of a move by the side to move; being
+    /// xors, the same call makes and unmakes them.
+    #[inline]
+    fn toggle(&mut self, from: Square, to: Square, moving: u8, captured: u8) {
+        let us = self.side.index();
+        self.occupied[us] ^= Bitboard::from_square(from) | Bitboard::from_square(to);
+        let moving = Piece::from_byte(moving);
+        self.hash ^= zobrist::piece_key(moving, from)
+            ^ zobrist::piece_key(moving, to)
+            ^ zobrist::NORTH_TO_MOVE;
+        if captured != EMPTY {
+            self.occupied[us ^ 1] ^= Bitboard::from_square(to);
+            self.hash ^= zobrist::piece_key(Piece::from_byte(captured), to);
+        }
     }
 
     /// Copy-make: the position after the legal move `mv`.

@@ -1,0 +1,24 @@
+//! Running the built `jungle` binary from tests.
+#![allow(dead_code)]
+
+use std::process::Command;
+
+/// Runs `jungle` with `args`: (success, stdout, stderr).
+pub fn jungle(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_jungle"))
+        .args(args)
+        .output()
+        .expect("run jungle");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Runs `jungle` with `args`, expects success and one JSON object on stdout.
+pub fn json(args: &[&str]) -> serde_json::Value {
+    let (ok, stdout, stderr) = jungle(args);
+    assert!(ok, "{stderr}");
+    serde_json::from_str(stdout.trim()).expect("one JSON object")
+}
