@@ -1,0 +1,273 @@
+//! Checkpoints: `<prefix>.bpk` (the weights, burnpack) and `<prefix>.json`
+//! (architecture, encoding version, rule set, step), each written to a
+//! temporary name and renamed, the JSON last, so a checkpoint whose JSON
+//! exists is whole.
+
+use crate::encoding::{ENCODING_VERSION, PLANES, POLICY_SLOTS};
+use crate::model::{NetConfig, PolicyValueNet};
+use burn::module::Module;
+use burn::tensor::Device;
+use jungle_rules::Rules;
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// The value of the `format` field.
+pub const FORMAT: &str = "jungle-zero checkpoint";
+/// Version of the checkpoint layout.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// The JSON half of a checkpoint.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CheckpointMeta {
+    /// Always [`FORMAT`].
+    pub format: String,
+    /// [`FORMAT_VERSION`] when written.
+    pub format_version: u32,
+    /// The architecture.
+    pub net: NetConfig,
+    /// [`ENCODING_VERSION`] when written.
+    pub encoding_version: u32,
+    /// Input planes.
+    pub planes: usize,
+    /// Policy slots.
+    pub policy_slots: usize,
+    /// The rule set the network is trained for.
+    pub rules: Rules,
+    /// Training steps taken.
+    pub step: u64,
+    /// Training samples seen.
+    pub samples_seen: u64,
+    /// Seconds since the Unix epoch when written.
+    pub created_unix: u64,
+}
+
+impl CheckpointMeta {
+    /// Metadata for a network with config `net` under `rules` at `step`.
+    pub fn new(net: NetConfig, rules: Rules, step: u64, samples_seen: u64) -> CheckpointMeta {
+        CheckpointMeta {
+            format: FORMAT.to_string(),
+            format_version: FORMAT_VERSION,
+            net,
+            encoding_version: ENCODING_VERSION,
+            planes: PLANES,
+            policy_slots: POLICY_SLOTS,
+            rules,
+            step,
+            samples_seen,
+            created_unix: std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_secs()),
+        }
+    }
+}
+
+/// Why a checkpoint could not be written or read.
+#[derive(Debug, thiserror::Error)]
+pub enum CheckpointError {
+    /// A file could not be read or written.
+    #[error("checkpoint file `{path}`: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// The JSON is malformed or has wrong fields.
+    #[error("checkpoint metadata `{path}`: {message}")]
+    Meta {
+        /// The JSON file.
+        path: PathBuf,
+        /// What was wrong.
+        message: String,
+    },
+    /// The checkpoint was made for other input planes or move slots.
+    #[error("checkpoint `{path}` uses {what}; this build uses {expected}: it cannot be loaded")]
+    Encoding {
+        /// The JSON file.
+        path: PathBuf,
+        /// What the checkpoint has.
+        what: String,
+        /// What this build has.
+        expected: String,
+    },
+    /// The weights do not fit the architecture, or the architecture is not the one expected.
+    #[error("checkpoint `{path}`: architecture mismatch: {message}")]
+    Architecture {
+        /// The file.
+        path: PathBuf,
+        /// Which field differs, or what burn reported.
+        message: String,
+    },
+}
+
+/// A loaded checkpoint.
+#[derive(Debug)]
+pub struct Checkpoint {
+    /// Its metadata.
+    pub meta: CheckpointMeta,
+    /// The network.
+    pub net: PolicyValueNet,
+}
+
+/// `prefix` without a `.json` or `.bpk` ending.
+pub fn checkpoint_prefix(path: &Path) -> PathBuf {
+    match path.extension().and_then(|e| e.to_str()) {
+        Some("json") | Some("bpk") => path.with_extension(""),
+        _ => path.to_path_buf(),
+    }
+}
+
+fn with_suffix(prefix: &Path, suffix: &str) -> PathBuf {
+    let mut s = prefix.as_os_str().to_owned();
+    s.push(suffix);
+    PathBuf::from(s)
+}
+
+/// Writes `bytes`-producing `write` to a temporary file next to `path`, then renames it.
+fn write_atomically(
+    path: &Path,
+    write: impl FnOnce(&Path) -> Result<(), CheckpointError>,
+) -> Result<(), CheckpointError> {
+    let tmp = with_suffix(path, ".tmp");
+    write(&tmp)?;
+    std::fs::rename(&tmp, path).map_err(|source| CheckpointError::Io {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+/// Saves `net` with `meta` as `<prefix>.bpk` and `<prefix>.json`.
+pub fn save_checkpoint(
+    prefix: &Path,
+    net: &PolicyValueNet,
+    meta: &CheckpointMeta,
+) -> Result<(), CheckpointError> {
+    let prefix = checkpoint_prefix(prefix);
+    if let Some(dir) = prefix.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|source| CheckpointError::Io {
+            path: dir.to_path_buf(),
+            source,
+        })?;
+    }
+    let weights = with_suffix(&prefix, ".bpk");
+    write_atomically(&weights, |tmp| {
+        net.clone().save_file(tmp).map_err(|e| CheckpointError::Io {
+            path: tmp.to_path_buf(),
+            source: std::io::Error::other(e.to_string()),
+        })
+    })?;
+    let json = with_suffix(&prefix, ".json");
+    let text = serde_json::to_string_pretty(meta).expect("metadata serialises");
+    write_atomically(&json, |tmp| {
+        std::fs::write(tmp, text).map_err(|source| CheckpointError::Io {
+            path: tmp.to_path_buf(),
+            source,
+        })
+    })
+}
+
+/// Reads a checkpoint's metadata (`path` may name the prefix, the `.json` or the `.bpk`).
+pub fn read_meta(path: &Path) -> Result<CheckpointMeta, CheckpointError> {
+    let json = with_suffix(&checkpoint_prefix(path), ".json");
+    let text = std::fs::read_to_string(&json).map_err(|source| CheckpointError::Io {
+        path: json.clone(),
+        source,
+    })?;
+    let meta: CheckpointMeta = serde_json::from_str(&text).map_err(|e| CheckpointError::Meta {
+        path: json.clone(),
+        message: e.to_string(),
+    })?;
+    if meta.format != FORMAT {
+        return Err(CheckpointError::Meta {
+            path: json,
+            message: format!("field `format` is `{}`, expected `{FORMAT}`", meta.format),
+        });
+    }
+    if meta.encoding_version != ENCODING_VERSION
+        || meta.planes != PLANES
+        || meta.policy_slots != POLICY_SLOTS
+    {
+        return Err(CheckpointError::Encoding {
+            path: json,
+            what: format!(
+                "encoding version {} ({} planes, {} policy slots)",
+                meta.encoding_version, meta.planes, meta.policy_slots
+            ),
+            expected: format!("encoding version {ENCODING_VERSION} ({PLANES} planes, {POLICY_SLOTS} policy slots)"),
+        });
+    }
+    meta.net
+        .validate()
+        .map_err(|message| CheckpointError::Meta {
+            path: json.clone(),
+            message: format!("field `net`: {message}"),
+        })?;
+    meta.rules
+        .validate()
+        .map_err(|message| CheckpointError::Meta {
+            path: json,
+            message: format!("field `rules`: {message}"),
+        })?;
+    Ok(meta)
+}
+
+/// Loads a checkpoint onto `device`.
+pub fn load_checkpoint(path: &Path, device: &Device) -> Result<Checkpoint, CheckpointError> {
+    let meta = read_meta(path)?;
+    let weights = with_suffix(&checkpoint_prefix(path), ".bpk");
+    if !weights.exists() {
+        return Err(CheckpointError::Io {
+            path: weights,
+            source: std::io::Error::new(std::io::ErrorKind::NotFound, "weights file missing"),
+        });
+    }
+    let net = meta.net.init(device).try_load_file(&weights).map_err(|e| {
+        CheckpointError::Architecture {
+            path: weights.clone(),
+            message: format!("the weights do not fit {:?}: {e}", meta.net),
+        }
+    })?;
+    Ok(Checkpoint { meta, net })
+}
+
+impl Checkpoint {
+    /// Checks that the checkpoint has the architecture `expected`; the
+    /// error names every field that differs.
+    pub fn expect_architecture(
+        &self,
+        path: &Path,
+        expected: &NetConfig,
+    ) -> Result<(), CheckpointError> {
+        let have = &self.meta.net;
+        let fields = [
+            ("blocks", have.blocks, expected.blocks),
+            ("filters", have.filters, expected.filters),
+            (
+                "global_pool_every",
+                have.global_pool_every,
+                expected.global_pool_every,
+            ),
+            (
+                "policy_filters",
+                have.policy_filters,
+                expected.policy_filters,
+            ),
+            ("value_filters", have.value_filters, expected.value_filters),
+            ("value_hidden", have.value_hidden, expected.value_hidden),
+        ];
+        let diffs: Vec<String> = fields
+            .iter()
+            .filter(|(_, h, e)| h != e)
+            .map(|(k, h, e)| format!("{k} is {h}, expected {e}"))
+            .collect();
+        if diffs.is_empty() {
+            Ok(())
+        } else {
+            Err(CheckpointError::Architecture {
+                path: path.to_path_buf(),
+                message: diffs.join("; "),
+            })
+        }
+    }
+}

@@ -1,0 +1,27 @@
+//! # jungle-net
+//!
+//! The policy-value network of jungle-zero in burn: the input-plane and move
+//! encodings ([`encoding`]), the residual network ([`PolicyValueNet`],
+//! configured by [`NetConfig`]), a batched [`NetEvaluator`] for the search,
+//! checkpoints (weights plus a JSON description) and the
+//! `net:CHECKPOINT[:SIMS]` player.
+
+#![warn(missing_docs)]
+
+pub mod checkpoint;
+pub mod encoding;
+mod evaluator;
+mod model;
+mod player;
+
+pub use checkpoint::{
+    load_checkpoint, read_meta, save_checkpoint, Checkpoint, CheckpointError, CheckpointMeta,
+};
+pub use evaluator::NetEvaluator;
+pub use model::{NetConfig, NetOutput, PolicyValueNet, ResBlock, NET_CONFIG_KEYS};
+pub use player::{NetSpec, NetSpecError, DEFAULT_NET_SIMULATIONS};
+
+/// The CPU device every command uses (burn's pure-Rust `flex` backend).
+pub fn cpu_device() -> burn::tensor::Device {
+    burn::tensor::Device::flex()
+}

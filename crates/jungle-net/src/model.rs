@@ -1,0 +1,185 @@
+//! The residual policy-value network (AlphaZero shape, with KataGo's
+//! global-pooling bias as an option): a 3x3 stem, residual blocks, a policy
+//! head of 252 logits, a win/draw/loss value head and a moves-left head.
+
+use crate::encoding::{PLANES, POLICY_SLOTS};
+use burn::config::Config;
+use burn::module::Module;
+use burn::nn::conv::{Conv2d, Conv2dConfig};
+use burn::nn::{BatchNorm, BatchNormConfig, Linear, LinearConfig, PaddingConfig2d};
+use burn::tensor::activation::relu;
+use burn::tensor::{Device, Tensor};
+use jungle_rules::{FILES, RANKS};
+
+/// The architecture. Every field is part of a checkpoint's identity.
+#[derive(Config, Debug, PartialEq)]
+pub struct NetConfig {
+    /// Residual blocks.
+    #[config(default = 6)]
+    pub blocks: usize,
+    /// Channels of the trunk.
+    #[config(default = 64)]
+    pub filters: usize,
+    /// Every n-th block adds a global-pooling bias (KataGo); 0 = none.
+    #[config(default = 0)]
+    pub global_pool_every: usize,
+    /// Channels of the policy head's 1x1 convolution.
+    #[config(default = 32)]
+    pub policy_filters: usize,
+    /// Channels of the value head's 1x1 convolution.
+    #[config(default = 32)]
+    pub value_filters: usize,
+    /// Width of the value head's hidden layer.
+    #[config(default = 64)]
+    pub value_hidden: usize,
+}
+
+/// The keys a network config file may hold.
+pub const NET_CONFIG_KEYS: [&str; 6] = [
+    "blocks",
+    "filters",
+    "global_pool_every",
+    "policy_filters",
+    "value_filters",
+    "value_hidden",
+];
+
+impl NetConfig {
+    /// Checks the sizes; the message names the key.
+    pub fn validate(&self) -> Result<(), String> {
+        for (key, v) in [
+            ("filters", self.filters),
+            ("policy_filters", self.policy_filters),
+            ("value_filters", self.value_filters),
+            ("value_hidden", self.value_hidden),
+        ] {
+            if !(1..=4096).contains(&v) {
+                return Err(format!("key `{key}` is {v}, expected 1 to 4096"));
+            }
+        }
+        if self.blocks > 256 {
+            return Err(format!(
+                "key `blocks` is {}, expected 0 to 256",
+                self.blocks
+            ));
+        }
+        Ok(())
+    }
+
+    /// Builds a freshly initialised network on `device`.
+    pub fn init(&self, device: &Device) -> PolicyValueNet {
+        let conv = |cin: usize, cout: usize, k: usize| {
+            Conv2dConfig::new([cin, cout], [k, k])
+                .with_padding(PaddingConfig2d::Same)
+                .with_bias(false)
+                .init(device)
+        };
+        let bn = |c: usize| BatchNormConfig::new(c).init(device);
+        let f = self.filters;
+        let blocks = (0..self.blocks)
+            .map(|i| ResBlock {
+                conv1: conv(f, f, 3),
+                bn1: bn(f),
+                conv2: conv(f, f, 3),
+                bn2: bn(f),
+                pool_bias: (self.global_pool_every > 0 && (i + 1) % self.global_pool_every == 0)
+                    .then(|| LinearConfig::new(f, f).init(device)),
+            })
+            .collect();
+        PolicyValueNet {
+            stem: conv(PLANES, f, 3),
+            stem_bn: bn(f),
+            blocks,
+            policy_conv: conv(f, self.policy_filters, 1),
+            policy_bn: bn(self.policy_filters),
+            policy_out: Conv2dConfig::new(
+                [
+                    self.policy_filters,
+                    POLICY_SLOTS / (RANKS as usize * FILES as usize),
+                ],
+                [1, 1],
+            )
+            .init(device),
+            value_conv: conv(f, self.value_filters, 1),
+            value_bn: bn(self.value_filters),
+            value_fc: LinearConfig::new(self.value_filters, self.value_hidden).init(device),
+            value_out: LinearConfig::new(self.value_hidden, 3).init(device),
+            moves_left_out: LinearConfig::new(self.value_hidden, 1).init(device),
+        }
+    }
+}
+
+/// conv-BN-ReLU-conv-BN plus the input, then ReLU; optionally a bias from
+/// the globally pooled first activation.
+#[derive(Module, Debug)]
+pub struct ResBlock {
+    conv1: Conv2d,
+    bn1: BatchNorm,
+    conv2: Conv2d,
+    bn2: BatchNorm,
+    pool_bias: Option<Linear>,
+}
+
+impl ResBlock {
+    fn forward(&self, x: Tensor<4>) -> Tensor<4> {
+        let y = relu(self.bn1.forward(self.conv1.forward(x.clone())));
+        let y = match &self.pool_bias {
+            Some(linear) => {
+                let [b, c, _, _] = y.dims();
+                let pooled = y.clone().mean_dim(3).mean_dim(2).reshape([b, c]);
+                y + linear.forward(pooled).reshape([b, c, 1, 1])
+            }
+            None => y,
+        };
+        relu(self.bn2.forward(self.conv2.forward(y)) + x)
+    }
+}
+
+/// The network's three outputs for a batch.
+#[derive(Debug)]
+pub struct NetOutput {
+    /// Policy logits `[batch, 252]`, slot `direction * 63 + square`.
+    pub policy: Tensor<2>,
+    /// Win/draw/loss logits `[batch, 3]` for the side to move.
+    pub wdl: Tensor<2>,
+    /// Predicted plies left in the game / 100, `[batch, 1]`.
+    pub moves_left: Tensor<2>,
+}
+
+/// The policy-value network.
+#[derive(Module, Debug)]
+pub struct PolicyValueNet {
+    stem: Conv2d,
+    stem_bn: BatchNorm,
+    blocks: Vec<ResBlock>,
+    policy_conv: Conv2d,
+    policy_bn: BatchNorm,
+    policy_out: Conv2d,
+    value_conv: Conv2d,
+    value_bn: BatchNorm,
+    value_fc: Linear,
+    value_out: Linear,
+    moves_left_out: Linear,
+}
+
+impl PolicyValueNet {
+    /// Runs a batch of encoded positions `[batch, 38, 9, 7]`.
+    pub fn forward(&self, input: Tensor<4>) -> NetOutput {
+        let [b, _, _, _] = input.dims();
+        let mut x = relu(self.stem_bn.forward(self.stem.forward(input)));
+        for block in &self.blocks {
+            x = block.forward(x);
+        }
+        let p = relu(self.policy_bn.forward(self.policy_conv.forward(x.clone())));
+        let policy = self.policy_out.forward(p).reshape([b, POLICY_SLOTS]);
+        let v = relu(self.value_bn.forward(self.value_conv.forward(x)));
+        let [_, c, _, _] = v.dims();
+        let pooled = v.mean_dim(3).mean_dim(2).reshape([b, c]);
+        let hidden = relu(self.value_fc.forward(pooled));
+        NetOutput {
+            policy,
+            wdl: self.value_out.forward(hidden.clone()),
+            moves_left: self.moves_left_out.forward(hidden),
+        }
+    }
+}

@@ -1,0 +1,115 @@
+//! `net:CHECKPOINT[:SIMS]`: a network searching with PUCT (default 200
+//! simulations per move).
+
+use crate::checkpoint::{load_checkpoint, CheckpointError};
+use crate::evaluator::NetEvaluator;
+use crate::model::PolicyValueNet;
+use burn::tensor::Device;
+use jungle_mcts::players::MctsPlayer;
+use jungle_mcts::{Player, PlayerFactory, Search, SearchConfig};
+use jungle_rules::Rules;
+use std::path::PathBuf;
+
+/// Simulations per move when the spec names none.
+pub const DEFAULT_NET_SIMULATIONS: u32 = 200;
+
+/// A network player spec with its checkpoint loaded.
+#[derive(Debug)]
+pub struct NetSpec {
+    spec: String,
+    checkpoint: PathBuf,
+    simulations: u32,
+    net: PolicyValueNet,
+    rules: Rules,
+    device: Device,
+}
+
+/// Why a `net:` spec could not be used.
+#[derive(Debug, thiserror::Error)]
+pub enum NetSpecError {
+    /// The text is not `net:CHECKPOINT[:SIMS]`.
+    #[error("player spec `{spec}`: {problem}")]
+    Syntax {
+        /// The text given.
+        spec: String,
+        /// What is wrong.
+        problem: String,
+    },
+    /// The checkpoint could not be loaded.
+    #[error("player spec `{spec}`: {source}")]
+    Checkpoint {
+        /// The text given.
+        spec: String,
+        /// The cause.
+        source: CheckpointError,
+    },
+}
+
+impl NetSpec {
+    /// Parses `net:CHECKPOINT[:SIMS]` and loads the checkpoint on `device`.
+    pub fn parse(spec: &str, device: &Device) -> Result<NetSpec, NetSpecError> {
+        let syntax = |problem: &str| NetSpecError::Syntax {
+            spec: spec.to_string(),
+            problem: problem.to_string(),
+        };
+        let rest = spec
+            .strip_prefix("net:")
+            .ok_or_else(|| syntax("expected `net:CHECKPOINT[:SIMS]`"))?;
+        let (path, simulations) = match rest.rsplit_once(':') {
+            Some((path, sims)) if !sims.is_empty() && sims.bytes().all(|b| b.is_ascii_digit()) => {
+                match sims.parse::<u32>() {
+                    Ok(n) if (1..=1_000_000).contains(&n) => (path, n),
+                    _ => {
+                        return Err(syntax(
+                            "simulations must be a whole number from 1 to 1000000",
+                        ))
+                    }
+                }
+            }
+            _ => (rest, DEFAULT_NET_SIMULATIONS),
+        };
+        if path.is_empty() {
+            return Err(syntax("missing checkpoint path after `net:`"));
+        }
+        let checkpoint = PathBuf::from(path);
+        let loaded =
+            load_checkpoint(&checkpoint, device).map_err(|source| NetSpecError::Checkpoint {
+                spec: spec.to_string(),
+                source,
+            })?;
+        Ok(NetSpec {
+            spec: spec.to_string(),
+            checkpoint,
+            simulations,
+            net: loaded.net,
+            rules: loaded.meta.rules,
+            device: device.clone(),
+        })
+    }
+
+    /// The rule set the checkpoint was trained for.
+    pub fn trained_rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// The checkpoint path given.
+    pub fn checkpoint(&self) -> &PathBuf {
+        &self.checkpoint
+    }
+}
+
+impl PlayerFactory for NetSpec {
+    fn name(&self) -> String {
+        self.spec.clone()
+    }
+
+    fn build(&self, rules: &Rules, seed: u64) -> Box<dyn Player> {
+        let config = SearchConfig {
+            simulations: self.simulations,
+            ..SearchConfig::default()
+        };
+        let search = Search::new(rules.clone(), config, seed);
+        let evaluator = NetEvaluator::new(&self.net, rules.clone(), self.device.clone());
+        Box::new(MctsPlayer::new(self.spec.clone(), search, evaluator))
+    }
+}
