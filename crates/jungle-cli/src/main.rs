@@ -23,6 +23,8 @@ enum Command {
     Analyze(commands::analyze::AnalyzeArgs),
     /// Measure move generation, search and alpha-beta speed (one thread).
     Bench(commands::bench::BenchArgs),
+    /// Network utilities: `net init` writes a freshly initialised checkpoint.
+    Net(commands::net::NetArgs),
 }
 
 fn main() -> ExitCode {
@@ -32,6 +34,7 @@ fn main() -> ExitCode {
         Command::Arena(args) => commands::arena::run(&args),
         Command::Analyze(args) => commands::analyze::run(&args),
         Command::Bench(args) => commands::bench::run(&args),
+        Command::Net(args) => commands::net::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -103,7 +103,10 @@ fn bad_player_specs_are_clear_errors() {
     );
     let (ok, _, stderr) = jungle(&["analyze", "--player", "net:x.ckpt"]);
     assert!(!ok);
-    assert!(stderr.contains("not built yet"), "{stderr}");
+    assert!(
+        stderr.contains("--player") && stderr.contains("x.ckpt.json"),
+        "{stderr}"
+    );
 }
 
 #[test]

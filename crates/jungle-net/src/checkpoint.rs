@@ -66,12 +66,12 @@ impl CheckpointMeta {
 #[derive(Debug, thiserror::Error)]
 pub enum CheckpointError {
     /// A file could not be read or written.
-    #[error("checkpoint file `{path}`: {source}")]
+    #[error("checkpoint file `{path}`: {error}")]
     Io {
         /// The file.
         path: PathBuf,
         /// The cause.
-        source: std::io::Error,
+        error: std::io::Error,
     },
     /// The JSON is malformed or has wrong fields.
     #[error("checkpoint metadata `{path}`: {message}")]
@@ -131,9 +131,9 @@ fn write_atomically(
 ) -> Result<(), CheckpointError> {
     let tmp = with_suffix(path, ".tmp");
     write(&tmp)?;
-    std::fs::rename(&tmp, path).map_err(|source| CheckpointError::Io {
+    std::fs::rename(&tmp, path).map_err(|error| CheckpointError::Io {
         path: path.to_path_buf(),
-        source,
+        error,
     })
 }
 
@@ -145,24 +145,24 @@ pub fn save_checkpoint(
 ) -> Result<(), CheckpointError> {
     let prefix = checkpoint_prefix(prefix);
     if let Some(dir) = prefix.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).map_err(|source| CheckpointError::Io {
+        std::fs::create_dir_all(dir).map_err(|error| CheckpointError::Io {
             path: dir.to_path_buf(),
-            source,
+            error,
         })?;
     }
     let weights = with_suffix(&prefix, ".bpk");
     write_atomically(&weights, |tmp| {
         net.clone().save_file(tmp).map_err(|e| CheckpointError::Io {
             path: tmp.to_path_buf(),
-            source: std::io::Error::other(e.to_string()),
+            error: std::io::Error::other(e.to_string()),
         })
     })?;
     let json = with_suffix(&prefix, ".json");
     let text = serde_json::to_string_pretty(meta).expect("metadata serialises");
     write_atomically(&json, |tmp| {
-        std::fs::write(tmp, text).map_err(|source| CheckpointError::Io {
+        std::fs::write(tmp, text).map_err(|error| CheckpointError::Io {
             path: tmp.to_path_buf(),
-            source,
+            error,
         })
     })
 }
@@ -170,9 +170,9 @@ pub fn save_checkpoint(
 /// Reads a checkpoint's metadata (`path` may name the prefix, the `.json` or the `.bpk`).
 pub fn read_meta(path: &Path) -> Result<CheckpointMeta, CheckpointError> {
     let json = with_suffix(&checkpoint_prefix(path), ".json");
-    let text = std::fs::read_to_string(&json).map_err(|source| CheckpointError::Io {
+    let text = std::fs::read_to_string(&json).map_err(|error| CheckpointError::Io {
         path: json.clone(),
-        source,
+        error,
     })?;
     let meta: CheckpointMeta = serde_json::from_str(&text).map_err(|e| CheckpointError::Meta {
         path: json.clone(),
@@ -219,7 +219,7 @@ pub fn load_checkpoint(path: &Path, device: &Device) -> Result<Checkpoint, Check
     if !weights.exists() {
         return Err(CheckpointError::Io {
             path: weights,
-            source: std::io::Error::new(std::io::ErrorKind::NotFound, "weights file missing"),
+            error: std::io::Error::new(std::io::ErrorKind::NotFound, "weights file missing"),
         });
     }
     let net = meta.net.init(device).try_load_file(&weights).map_err(|e| {

@@ -36,12 +36,12 @@ pub enum NetSpecError {
         problem: String,
     },
     /// The checkpoint could not be loaded.
-    #[error("player spec `{spec}`: {source}")]
+    #[error("player spec `{spec}`: {error}")]
     Checkpoint {
         /// The text given.
         spec: String,
         /// The cause.
-        source: CheckpointError,
+        error: CheckpointError,
     },
 }
 
@@ -73,9 +73,9 @@ impl NetSpec {
         }
         let checkpoint = PathBuf::from(path);
         let loaded =
-            load_checkpoint(&checkpoint, device).map_err(|source| NetSpecError::Checkpoint {
+            load_checkpoint(&checkpoint, device).map_err(|error| NetSpecError::Checkpoint {
                 spec: spec.to_string(),
-                source,
+                error,
             })?;
         Ok(NetSpec {
             spec: spec.to_string(),

@@ -136,12 +136,12 @@ pub const PRESETS: [(&str, &str); 5] = [
 #[derive(Debug, thiserror::Error)]
 pub enum RulesError {
     /// The file could not be read.
-    #[error("cannot read rule set `{path}`: {source}")]
+    #[error("cannot read rule set `{path}`: {error}")]
     Io {
         /// The path given.
         path: String,
         /// The cause.
-        source: std::io::Error,
+        error: std::io::Error,
     },
     /// The toml is malformed, has an unknown key or a bad value.
     #[error("{origin}: {message}")]
@@ -203,9 +203,9 @@ impl Rules {
 
     /// Loads a toml file.
     pub fn from_file(path: &Path) -> Result<Rules, RulesError> {
-        let text = std::fs::read_to_string(path).map_err(|source| RulesError::Io {
+        let text = std::fs::read_to_string(path).map_err(|error| RulesError::Io {
             path: path.display().to_string(),
-            source,
+            error,
         })?;
         Rules::from_toml_str(&text, &path.display().to_string())
     }

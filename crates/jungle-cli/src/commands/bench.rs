@@ -1,7 +1,7 @@
 //! `jungle bench`: the standard speed measurements in one table.
 
 use anyhow::Result;
-use clap::Args;
+use clap::{Args, Subcommand};
 use jungle_mcts::players::AlphaBeta;
 use jungle_mcts::{search, Player, RootSelection, Search, SearchConfig, UniformEvaluator};
 use jungle_rules::{perft, perft_bulk, Game, Position, Rules};
@@ -11,9 +11,17 @@ use std::time::Instant;
 /// Arguments of `jungle bench`.
 #[derive(Args)]
 pub struct BenchArgs {
-    /// Print one JSON object instead of a table.
-    #[arg(long)]
+    #[command(subcommand)]
+    what: Option<BenchWhat>,
+    /// Print JSON instead of a table.
+    #[arg(long, global = true)]
     json: bool,
+}
+
+#[derive(Subcommand)]
+enum BenchWhat {
+    /// Network inference (positions/s by batch size) and training (samples/s).
+    Net(super::bench_net::BenchNetArgs),
 }
 
 #[derive(Serialize)]
@@ -38,8 +46,11 @@ fn row(name: &'static str, what: &'static str, f: impl FnOnce() -> u64) -> Row {
     }
 }
 
-/// Runs `jungle bench` (one thread, a few seconds).
+/// Runs `jungle bench` (one thread, a few seconds) or `jungle bench net`.
 pub fn run(args: &BenchArgs) -> Result<()> {
+    if let Some(BenchWhat::Net(net)) = &args.what {
+        return super::bench_net::run(net, args.json);
+    }
     let rules = Rules::default();
     let start = Position::start();
     let game = Game::new(rules.clone());

@@ -3,5 +3,7 @@
 pub mod analyze;
 pub mod arena;
 pub mod bench;
+pub mod bench_net;
+pub mod net;
 pub mod perft;
 pub mod shared;

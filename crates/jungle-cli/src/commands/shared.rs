@@ -1,8 +1,8 @@
 //! Pieces several subcommands use: loading a rule set and a position.
 
 use anyhow::{Context, Result};
-use jungle_mcts::players::SPEC_FORMS;
 use jungle_mcts::{BaselineSpec, PlayerFactory};
+use jungle_net::{cpu_device, NetSpec};
 use jungle_rules::{Position, Rules};
 
 /// Loads `--variant` (a preset name or a toml path).
@@ -18,13 +18,14 @@ pub fn load_position(fen: Option<&str>, rules: &Rules) -> Result<Position> {
     }
 }
 
-/// Parses a player spec; network players (`net:`) come with the network crate.
+/// Parses a player spec: a baseline (`random`, `greedy`, `alphabeta:DEPTH`,
+/// `mcts:SIMS`) or a network `net:CHECKPOINT[:SIMS]` (loaded here).
 pub fn parse_player(spec: &str) -> Result<Box<dyn PlayerFactory>> {
     if spec.starts_with("net:") {
-        anyhow::bail!(
-            "player spec `{spec}`: network players are not built yet (they come with the jungle-net crate); use {SPEC_FORMS}"
-        );
+        return Ok(Box::new(NetSpec::parse(spec, &cpu_device())?));
     }
-    let baseline: BaselineSpec = spec.parse()?;
+    let baseline: BaselineSpec = spec
+        .parse()
+        .map_err(|e: jungle_mcts::SpecError| anyhow::anyhow!("{e} (or net:CHECKPOINT[:SIMS])"))?;
     Ok(Box::new(baseline))
 }

@@ -1,0 +1,138 @@
+//! `jungle bench net`: inference and training throughput of a network.
+
+use anyhow::Result;
+use burn::module::Module;
+use burn::nn::loss::CrossEntropyLossConfig;
+use burn::optim::{AdamConfig, GradientsParams};
+use burn::tensor::{Device, Int, Tensor, TensorData};
+use clap::Args;
+use jungle_net::encoding::{encode, INPUT_LEN, PLANES};
+use jungle_net::{cpu_device, NetConfig};
+use jungle_rules::{Position, Rules, FILES, RANKS};
+use serde::Serialize;
+use std::time::Instant;
+
+/// Arguments of `jungle bench net`.
+#[derive(Args)]
+pub struct BenchNetArgs {
+    /// Residual blocks.
+    #[arg(long, default_value_t = 6)]
+    blocks: usize,
+    /// Trunk channels.
+    #[arg(long, default_value_t = 64)]
+    filters: usize,
+    /// Batch sizes to time for inference.
+    #[arg(long, value_delimiter = ',', default_values_t = vec![1, 8, 32, 128, 256])]
+    batches: Vec<usize>,
+    /// Training batch size.
+    #[arg(long, default_value_t = 256)]
+    train_batch: usize,
+    /// Seconds to spend on each measurement (at least one pass each).
+    #[arg(long, default_value_t = 1.0)]
+    seconds: f64,
+}
+
+#[derive(Serialize)]
+struct Infer {
+    batch: usize,
+    pos_per_s: f64,
+}
+
+#[derive(Serialize)]
+struct Report {
+    blocks: usize,
+    filters: usize,
+    threads: usize,
+    infer: Vec<Infer>,
+    train_batch: usize,
+    train_samples_per_s: f64,
+}
+
+/// A batch of encoded start positions (the content does not change the cost).
+fn input(batch: usize, device: &Device) -> Tensor<4> {
+    let mut data = vec![0.0; batch * INPUT_LEN];
+    let pos = Position::start();
+    for chunk in data.chunks_exact_mut(INPUT_LEN) {
+        encode(&pos, 1, &Rules::default(), chunk);
+    }
+    Tensor::from_data(
+        TensorData::new(data, [batch, PLANES, RANKS as usize, FILES as usize]),
+        device,
+    )
+}
+
+/// Runs `f` repeatedly for about `seconds` (at least twice, the first a
+/// warm-up) and returns the calls per second.
+fn rate(seconds: f64, mut f: impl FnMut()) -> f64 {
+    f();
+    let started = Instant::now();
+    let mut calls = 0;
+    while calls == 0 || started.elapsed().as_secs_f64() < seconds {
+        f();
+        calls += 1;
+    }
+    calls as f64 / started.elapsed().as_secs_f64()
+}
+
+/// Runs `jungle bench net`.
+pub fn run(args: &BenchNetArgs, json: bool) -> Result<()> {
+    let config = NetConfig::new()
+        .with_blocks(args.blocks)
+        .with_filters(args.filters);
+    config.validate().map_err(anyhow::Error::msg)?;
+    let device = cpu_device();
+    let net = config.init(&device).valid();
+    let mut infer = Vec::new();
+    for &batch in &args.batches {
+        anyhow::ensure!(batch > 0, "--batches: a batch size must be at least 1");
+        let x = input(batch, &device);
+        let calls = rate(args.seconds, || {
+            let out = net.forward(x.clone());
+            let _ = out.policy.into_data();
+        });
+        infer.push(Infer {
+            batch,
+            pos_per_s: calls * batch as f64,
+        });
+    }
+
+    let train_device = device.clone().autodiff();
+    let mut model = config.init(&train_device);
+    let mut optim = AdamConfig::new().init();
+    let loss_fn = CrossEntropyLossConfig::new().init(&train_device);
+    let n = args.train_batch.max(1);
+    let x = input(n, &train_device);
+    let targets = Tensor::<1, Int>::from_data(TensorData::new(vec![0i64; n], [n]), &train_device);
+    let steps = rate(args.seconds, || {
+        let out = model.forward(x.clone());
+        let loss = loss_fn.forward(out.policy, targets.clone())
+            + loss_fn.forward(out.wdl, targets.clone());
+        let grads = GradientsParams::from_grads(loss.backward(), &model);
+        model = optim.step(1e-3, model.clone(), grads);
+    });
+    let report = Report {
+        blocks: args.blocks,
+        filters: args.filters,
+        threads: rayon::current_num_threads(),
+        infer,
+        train_batch: n,
+        train_samples_per_s: steps * n as f64,
+    };
+    if json {
+        println!("{}", serde_json::to_string(&report)?);
+        return Ok(());
+    }
+    println!(
+        "network {} blocks x {} filters, burn flex backend, {} threads",
+        report.blocks, report.filters, report.threads
+    );
+    println!("{:>8} {:>14}", "batch", "positions/s");
+    for row in &report.infer {
+        println!("{:>8} {:>14.0}", row.batch, row.pos_per_s);
+    }
+    println!(
+        "training at batch {}: {:.0} samples/s",
+        report.train_batch, report.train_samples_per_s
+    );
+    Ok(())
+}

@@ -1,0 +1,104 @@
+//! `jungle net ...`: network utilities (`init`).
+
+use super::shared::load_rules;
+use anyhow::{bail, Context, Result};
+use clap::{Args, Subcommand};
+use jungle_net::{cpu_device, save_checkpoint, CheckpointMeta, NetConfig, NET_CONFIG_KEYS};
+use std::path::{Path, PathBuf};
+
+/// Arguments of `jungle net`.
+#[derive(Args)]
+pub struct NetArgs {
+    #[command(subcommand)]
+    command: NetCommand,
+}
+
+#[derive(Subcommand)]
+enum NetCommand {
+    /// Write a freshly initialised network as a checkpoint (step 0).
+    Init(InitArgs),
+}
+
+#[derive(Args)]
+struct InitArgs {
+    /// Checkpoint path prefix: writes PREFIX.bpk and PREFIX.json.
+    #[arg(long)]
+    out: PathBuf,
+    /// Network config (toml) with any of blocks, filters, global_pool_every,
+    /// policy_filters, value_filters, value_hidden; default: 6 blocks x 64 filters.
+    #[arg(long)]
+    config: Option<PathBuf>,
+    /// The rule set the network is meant for (recorded in the checkpoint).
+    #[arg(long, default_value = "standard")]
+    variant: String,
+    /// Seed of the initial weights.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+}
+
+/// Runs `jungle net`.
+pub fn run(args: &NetArgs) -> Result<()> {
+    match &args.command {
+        NetCommand::Init(init) => run_init(init),
+    }
+}
+
+/// Reads a network config file: a toml table of [`NET_CONFIG_KEYS`].
+pub fn load_net_config(path: &Path) -> Result<NetConfig> {
+    let name = path.display();
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("reading network config `{name}`"))?;
+    let table: toml::Table =
+        toml::from_str(&text).with_context(|| format!("network config `{name}`"))?;
+    let mut config = NetConfig::new();
+    for (key, value) in &table {
+        let number = value
+            .as_integer()
+            .filter(|v| *v >= 0)
+            .map(|v| v as usize)
+            .with_context(|| {
+                format!(
+                    "network config `{name}`: key `{key}` is {value}, expected a whole number >= 0"
+                )
+            });
+        match key.as_str() {
+            "blocks" => config.blocks = number?,
+            "filters" => config.filters = number?,
+            "global_pool_every" => config.global_pool_every = number?,
+            "policy_filters" => config.policy_filters = number?,
+            "value_filters" => config.value_filters = number?,
+            "value_hidden" => config.value_hidden = number?,
+            _ => bail!(
+                "network config `{name}`: unknown key `{key}`; expected one of {}",
+                NET_CONFIG_KEYS.join(", ")
+            ),
+        }
+    }
+    config
+        .validate()
+        .map_err(|e| anyhow::anyhow!("network config `{name}`: {e}"))?;
+    Ok(config)
+}
+
+fn run_init(args: &InitArgs) -> Result<()> {
+    let rules = load_rules(&args.variant)?;
+    let config = match &args.config {
+        Some(path) => load_net_config(path)?,
+        None => NetConfig::new(),
+    };
+    let device = cpu_device();
+    device.seed(args.seed);
+    let net = config.init(&device);
+    let meta = CheckpointMeta::new(config.clone(), rules, 0, 0);
+    save_checkpoint(&args.out, &net, &meta)?;
+    println!(
+        "wrote {}.bpk and {}.json: {} blocks x {} filters, {} parameters, variant {}",
+        args.out.display(),
+        args.out.display(),
+        config.blocks,
+        config.filters,
+        burn::module::Module::num_params(&net),
+        args.variant
+    );
+    Ok(())
+}

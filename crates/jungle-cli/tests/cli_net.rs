@@ -1,0 +1,130 @@
+//! End-to-end checks of `jungle net init`, `net:` players and `jungle bench net`.
+
+mod common;
+
+use common::{json, jungle};
+
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("jungle-cli-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn init_writes_a_checkpoint_that_net_players_load() {
+    let dir = temp_dir("net-init");
+    let config = dir.join("tiny.toml");
+    std::fs::write(
+        &config,
+        "blocks = 1\nfilters = 8\npolicy_filters = 4\nvalue_filters = 4\nvalue_hidden = 8\n",
+    )
+    .unwrap();
+    let prefix = dir.join("000000");
+    let (ok, stdout, stderr) = jungle(&[
+        "net",
+        "init",
+        "--out",
+        prefix.to_str().unwrap(),
+        "--config",
+        config.to_str().unwrap(),
+        "--variant",
+        "trap-attack",
+    ]);
+    assert!(ok, "{stderr}");
+    assert!(stdout.contains("1 blocks x 8 filters"), "{stdout}");
+    let meta: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("000000.json")).unwrap()).unwrap();
+    assert_eq!(meta["net"]["filters"], 8);
+    assert_eq!(meta["rules"]["trapped_can_capture"], true);
+    assert_eq!(meta["step"], 0);
+
+    let spec = format!("net:{}:8", prefix.display());
+    let v = json(&[
+        "arena", "--a", &spec, "--b", "random", "--games", "2", "--json",
+    ]);
+    assert_eq!(v["games"], 2);
+    let fen = "6e/3C3/w6/7/7/7/7/5D1/L6 w";
+    let v = json(&[
+        "analyze",
+        "--player",
+        &format!("net:{}.json:64", prefix.display()),
+        "--fen",
+        fen,
+        "--json",
+    ]);
+    assert_eq!(
+        v["best"], "d8d9",
+        "the search finds the den entry even with random weights"
+    );
+    let sum: f64 = v["policy"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|p| p.as_f64().unwrap())
+        .sum();
+    assert!((sum - 1.0).abs() < 1e-3);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn bad_network_configs_and_specs_are_clear_errors() {
+    let dir = temp_dir("net-bad");
+    let config = dir.join("bad.toml");
+    std::fs::write(&config, "blocks = 2\nfilterz = 8\n").unwrap();
+    let out = dir.join("x");
+    let (ok, _, stderr) = jungle(&[
+        "net",
+        "init",
+        "--out",
+        out.to_str().unwrap(),
+        "--config",
+        config.to_str().unwrap(),
+    ]);
+    assert!(!ok);
+    assert!(
+        stderr.contains("bad.toml") && stderr.contains("filterz") && stderr.contains("filters"),
+        "{stderr}"
+    );
+    std::fs::write(&config, "filters = -3\n").unwrap();
+    let (ok, _, stderr) = jungle(&[
+        "net",
+        "init",
+        "--out",
+        out.to_str().unwrap(),
+        "--config",
+        config.to_str().unwrap(),
+    ]);
+    assert!(!ok);
+    assert!(stderr.contains("`filters`"), "{stderr}");
+    let (ok, _, stderr) = jungle(&["arena", "--a", "net:/no/such/checkpoint", "--b", "random"]);
+    assert!(!ok);
+    assert!(stderr.contains("/no/such/checkpoint.json"), "{stderr}");
+    let (ok, _, stderr) = jungle(&["arena", "--a", "net:", "--b", "random"]);
+    assert!(!ok);
+    assert!(stderr.contains("missing checkpoint path"), "{stderr}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn bench_net_reports_inference_and_training_rates() {
+    let v = json(&[
+        "bench",
+        "net",
+        "--blocks",
+        "1",
+        "--filters",
+        "8",
+        "--batches",
+        "1,4",
+        "--train-batch",
+        "8",
+        "--seconds",
+        "0.05",
+        "--json",
+    ]);
+    let infer = v["infer"].as_array().unwrap();
+    assert_eq!(infer.len(), 2);
+    assert_eq!(infer[1]["batch"], 4);
+    assert!(infer.iter().all(|r| r["pos_per_s"].as_f64().unwrap() > 0.0));
+    assert!(v["train_samples_per_s"].as_f64().unwrap() > 0.0);
+}
