@@ -1,51 +1,62 @@
 //! The batched [`Evaluator`] over a network: encode the batch, one forward
-//! pass, then a softmax over each position's legal moves only.
+//! pass on the fast inference path ([`FastNet`]), then a softmax over each
+//! position's legal moves only.
 
 use crate::encoding::{encode, move_slot, INPUT_LEN, PLANES, POLICY_SLOTS};
+use crate::fast::FastNet;
 use crate::model::PolicyValueNet;
 use burn::module::Module;
 use burn::tensor::{Device, Tensor, TensorData};
 use jungle_mcts::{softmax, EvalInput, Evaluation, Evaluator};
 use jungle_rules::{Rules, FILES, RANKS};
 
-/// Evaluates positions with a network (in inference mode).
+/// Writes the planes of every input into `out` (resized to fit).
+pub fn encode_batch(batch: &[EvalInput<'_>], rules: &Rules, out: &mut Vec<f32>) {
+    out.resize(batch.len() * INPUT_LEN, 0.0);
+    for (input, chunk) in batch.iter().zip(out.chunks_exact_mut(INPUT_LEN)) {
+        encode(input.position, input.repetitions, rules, chunk);
+    }
+}
+
+/// Evaluations from raw outputs: a softmax over each position's legal
+/// moves' policy logits, and over its win/draw/loss logits.
+pub fn evaluations(batch: &[EvalInput<'_>], policy: &[f32], wdl: &[f32]) -> Vec<Evaluation> {
+    batch
+        .iter()
+        .enumerate()
+        .map(|(i, input)| {
+            let logits = &policy[i * POLICY_SLOTS..(i + 1) * POLICY_SLOTS];
+            let mover = input.position.side_to_move();
+            let legal: Vec<f32> = input
+                .legal_moves
+                .iter()
+                .map(|&mv| logits[move_slot(mv, mover)])
+                .collect();
+            let w = softmax(&wdl[i * 3..i * 3 + 3]);
+            Evaluation {
+                policy: softmax(&legal),
+                wdl: [w[0], w[1], w[2]],
+            }
+        })
+        .collect()
+}
+
+/// Evaluates positions with a network in inference mode on the fast path.
 pub struct NetEvaluator {
-    net: PolicyValueNet,
-    device: Device,
+    net: FastNet,
     rules: Rules,
     input: Vec<f32>,
 }
 
 impl NetEvaluator {
-    /// An evaluator for games under `rules`; the network is switched to
-    /// inference mode (batch norm uses its running statistics).
-    pub fn new(net: &PolicyValueNet, rules: Rules, device: Device) -> NetEvaluator {
+    /// An evaluator for games under `rules` (batch norm uses the network's
+    /// running statistics).
+    pub fn new(net: &PolicyValueNet, rules: Rules) -> NetEvaluator {
         NetEvaluator {
-            net: net.valid(),
-            device,
+            net: FastNet::new(&net.valid()),
             rules,
             input: Vec::new(),
         }
-    }
-
-    /// Raw outputs for a batch: policy logits (252 per position) and
-    /// win/draw/loss logits (3 per position).
-    pub fn raw(&mut self, batch: &[EvalInput<'_>]) -> (Vec<f32>, Vec<f32>) {
-        let b = batch.len();
-        self.input.resize(b * INPUT_LEN, 0.0);
-        for (input, out) in batch.iter().zip(self.input.chunks_exact_mut(INPUT_LEN)) {
-            encode(input.position, input.repetitions, &self.rules, out);
-        }
-        let shape = [b, PLANES, RANKS as usize, FILES as usize];
-        let x = Tensor::<4>::from_data(TensorData::new(self.input.clone(), shape), &self.device);
-        let out = self.net.forward(x);
-        let policy = out
-            .policy
-            .into_data()
-            .try_to_vec::<f32>()
-            .expect("f32 policy");
-        let wdl = out.wdl.into_data().try_to_vec::<f32>().expect("f32 wdl");
-        (policy, wdl)
     }
 }
 
@@ -54,24 +65,48 @@ impl Evaluator for NetEvaluator {
         if batch.is_empty() {
             return Vec::new();
         }
-        let (policy, wdl) = self.raw(batch);
-        batch
-            .iter()
-            .enumerate()
-            .map(|(i, input)| {
-                let logits = &policy[i * POLICY_SLOTS..(i + 1) * POLICY_SLOTS];
-                let mover = input.position.side_to_move();
-                let legal: Vec<f32> = input
-                    .legal_moves
-                    .iter()
-                    .map(|&mv| logits[move_slot(mv, mover)])
-                    .collect();
-                let w = softmax(&wdl[i * 3..i * 3 + 3]);
-                Evaluation {
-                    policy: softmax(&legal),
-                    wdl: [w[0], w[1], w[2]],
-                }
-            })
-            .collect()
+        encode_batch(batch, &self.rules, &mut self.input);
+        let out = self.net.forward(&self.input, batch.len());
+        evaluations(batch, &out.policy, &out.wdl)
+    }
+}
+
+/// The same evaluator on burn's own forward pass (the reference the fast
+/// path is checked against, and the one to use on a GPU device).
+pub struct BurnEvaluator {
+    net: PolicyValueNet,
+    device: Device,
+    rules: Rules,
+    input: Vec<f32>,
+}
+
+impl BurnEvaluator {
+    /// An evaluator running `net` (in inference mode) on `device`.
+    pub fn new(net: &PolicyValueNet, rules: Rules, device: Device) -> BurnEvaluator {
+        BurnEvaluator {
+            net: net.valid(),
+            device,
+            rules,
+            input: Vec::new(),
+        }
+    }
+}
+
+impl Evaluator for BurnEvaluator {
+    fn evaluate(&mut self, batch: &[EvalInput<'_>]) -> Vec<Evaluation> {
+        if batch.is_empty() {
+            return Vec::new();
+        }
+        encode_batch(batch, &self.rules, &mut self.input);
+        let shape = [batch.len(), PLANES, RANKS as usize, FILES as usize];
+        let x = Tensor::<4>::from_data(TensorData::new(self.input.clone(), shape), &self.device);
+        let out = self.net.forward(x);
+        let policy = out
+            .policy
+            .into_data()
+            .try_to_vec::<f32>()
+            .expect("f32 policy");
+        let wdl = out.wdl.into_data().try_to_vec::<f32>().expect("f32 wdl");
+        evaluations(batch, &policy, &wdl)
     }
 }

@@ -11,13 +11,14 @@
 pub mod checkpoint;
 pub mod encoding;
 mod evaluator;
+pub mod fast;
 mod model;
 mod player;
 
 pub use checkpoint::{
     load_checkpoint, read_meta, save_checkpoint, Checkpoint, CheckpointError, CheckpointMeta,
 };
-pub use evaluator::NetEvaluator;
+pub use evaluator::{encode_batch, evaluations, BurnEvaluator, NetEvaluator};
 pub use model::{NetConfig, NetOutput, PolicyValueNet, ResBlock, NET_CONFIG_KEYS};
 pub use player::{NetSpec, NetSpecError, DEFAULT_NET_SIMULATIONS};
 

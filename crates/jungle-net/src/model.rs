@@ -113,11 +113,11 @@ impl NetConfig {
 /// the globally pooled first activation.
 #[derive(Module, Debug)]
 pub struct ResBlock {
-    conv1: Conv2d,
-    bn1: BatchNorm,
-    conv2: Conv2d,
-    bn2: BatchNorm,
-    pool_bias: Option<Linear>,
+    pub(crate) conv1: Conv2d,
+    pub(crate) bn1: BatchNorm,
+    pub(crate) conv2: Conv2d,
+    pub(crate) bn2: BatchNorm,
+    pub(crate) pool_bias: Option<Linear>,
 }
 
 impl ResBlock {
@@ -149,17 +149,17 @@ pub struct NetOutput {
 /// The policy-value network.
 #[derive(Module, Debug)]
 pub struct PolicyValueNet {
-    stem: Conv2d,
-    stem_bn: BatchNorm,
-    blocks: Vec<ResBlock>,
-    policy_conv: Conv2d,
-    policy_bn: BatchNorm,
-    policy_out: Conv2d,
-    value_conv: Conv2d,
-    value_bn: BatchNorm,
-    value_fc: Linear,
-    value_out: Linear,
-    moves_left_out: Linear,
+    pub(crate) stem: Conv2d,
+    pub(crate) stem_bn: BatchNorm,
+    pub(crate) blocks: Vec<ResBlock>,
+    pub(crate) policy_conv: Conv2d,
+    pub(crate) policy_bn: BatchNorm,
+    pub(crate) policy_out: Conv2d,
+    pub(crate) value_conv: Conv2d,
+    pub(crate) value_bn: BatchNorm,
+    pub(crate) value_fc: Linear,
+    pub(crate) value_out: Linear,
+    pub(crate) moves_left_out: Linear,
 }
 
 impl PolicyValueNet {

@@ -21,7 +21,6 @@ pub struct NetSpec {
     simulations: u32,
     net: PolicyValueNet,
     rules: Rules,
-    device: Device,
 }
 
 /// Why a `net:` spec could not be used.
@@ -83,7 +82,6 @@ impl NetSpec {
             simulations,
             net: loaded.net,
             rules: loaded.meta.rules,
-            device: device.clone(),
         })
     }
 
@@ -109,7 +107,7 @@ impl PlayerFactory for NetSpec {
             ..SearchConfig::default()
         };
         let search = Search::new(rules.clone(), config, seed);
-        let evaluator = NetEvaluator::new(&self.net, rules.clone(), self.device.clone());
+        let evaluator = NetEvaluator::new(&self.net, rules.clone());
         Box::new(MctsPlayer::new(self.spec.clone(), search, evaluator))
     }
 }

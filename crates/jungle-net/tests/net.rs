@@ -106,7 +106,7 @@ fn evaluator_masks_illegal_moves_and_batches_like_singles() {
     let device = cpu_device();
     let net = tiny().init(&device);
     let rules = Rules::default();
-    let mut evaluator = NetEvaluator::new(&net, rules.clone(), device);
+    let mut evaluator = NetEvaluator::new(&net, rules.clone());
     let positions = positions(12);
     let moves: Vec<Vec<_>> = positions
         .iter()
@@ -170,8 +170,8 @@ fn saved_and_loaded_networks_give_identical_outputs() {
             repetitions: 1,
         })
         .collect();
-    let a = NetEvaluator::new(&net, rules.clone(), device.clone()).evaluate(&inputs);
-    let b = NetEvaluator::new(&loaded.net, rules, device).evaluate(&inputs);
+    let a = NetEvaluator::new(&net, rules.clone()).evaluate(&inputs);
+    let b = NetEvaluator::new(&loaded.net, rules).evaluate(&inputs);
     assert_eq!(a, b);
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -264,4 +264,61 @@ fn a_tiny_network_fits_known_best_moves() {
     }
     assert!(first.unwrap() > 4.0, "starts near ln(252): {first:?}");
     assert!(last < 0.1, "policy loss after 300 steps: {last}");
+}
+
+/// The fast inference path equals burn's forward pass within 1e-4, with
+/// batch-norm statistics that are not the identity (a few training-mode
+/// passes move them), a global-pooling block, and a batch larger than one
+/// GEMM chunk.
+#[test]
+fn fast_path_matches_burn_within_1e4() {
+    let device = cpu_device();
+    let train_device = device.clone().autodiff();
+    let net = tiny().init(&train_device);
+    let positions = positions(48);
+    assert!(positions.len() > jungle_net::fast::CHUNK);
+    let rules = Rules::default();
+    let mut input = vec![0.0; positions.len() * INPUT_LEN];
+    for (p, out) in positions.iter().zip(input.chunks_exact_mut(INPUT_LEN)) {
+        encode(p, 1 + (p.quiet_plies() % 3), &rules, out);
+    }
+    let n = positions.len();
+    for _ in 0..5 {
+        let x = Tensor::<4>::from_data(
+            TensorData::new(input.clone(), [n, PLANES, 9, 7]),
+            &train_device,
+        );
+        let _ = net.forward(x);
+    }
+    let net = burn::module::Module::valid(&net);
+    let x = Tensor::<4>::from_data(TensorData::new(input.clone(), [n, PLANES, 9, 7]), &device);
+    let reference = net.forward(x);
+    let fast = jungle_net::fast::FastNet::new(&net).forward(&input, n);
+    let pairs = [
+        (
+            reference.policy.into_data().try_to_vec::<f32>().unwrap(),
+            fast.policy,
+        ),
+        (
+            reference.wdl.into_data().try_to_vec::<f32>().unwrap(),
+            fast.wdl,
+        ),
+        (
+            reference
+                .moves_left
+                .into_data()
+                .try_to_vec::<f32>()
+                .unwrap(),
+            fast.moves_left,
+        ),
+    ];
+    for (burn_out, fast_out) in pairs {
+        assert_eq!(burn_out.len(), fast_out.len());
+        let worst = burn_out
+            .iter()
+            .zip(&fast_out)
+            .map(|(a, b)| (a - b).abs())
+            .fold(0.0, f32::max);
+        assert!(worst < 1e-4, "largest difference {worst}");
+    }
 }

@@ -7,6 +7,7 @@ use burn::optim::{AdamConfig, GradientsParams};
 use burn::tensor::{Device, Int, Tensor, TensorData};
 use clap::Args;
 use jungle_net::encoding::{encode, INPUT_LEN, PLANES};
+use jungle_net::fast::FastNet;
 use jungle_net::{cpu_device, NetConfig};
 use jungle_rules::{Position, Rules, FILES, RANKS};
 use serde::Serialize;
@@ -35,7 +36,10 @@ pub struct BenchNetArgs {
 #[derive(Serialize)]
 struct Infer {
     batch: usize,
+    /// The path the evaluator uses (im2col + GEMM on plain buffers).
     pos_per_s: f64,
+    /// burn's own forward pass (flex backend), for comparison.
+    burn_pos_per_s: f64,
 }
 
 #[derive(Serialize)]
@@ -48,15 +52,23 @@ struct Report {
     train_samples_per_s: f64,
 }
 
-/// A batch of encoded start positions (the content does not change the cost).
-fn input(batch: usize, device: &Device) -> Tensor<4> {
+/// Encoded start positions (the content does not change the cost).
+fn encoded(batch: usize) -> Vec<f32> {
     let mut data = vec![0.0; batch * INPUT_LEN];
     let pos = Position::start();
     for chunk in data.chunks_exact_mut(INPUT_LEN) {
         encode(&pos, 1, &Rules::default(), chunk);
     }
+    data
+}
+
+/// The same as a tensor on `device`.
+fn input(batch: usize, device: &Device) -> Tensor<4> {
     Tensor::from_data(
-        TensorData::new(data, [batch, PLANES, RANKS as usize, FILES as usize]),
+        TensorData::new(
+            encoded(batch),
+            [batch, PLANES, RANKS as usize, FILES as usize],
+        ),
         device,
     )
 }
@@ -82,17 +94,23 @@ pub fn run(args: &BenchNetArgs, json: bool) -> Result<()> {
     config.validate().map_err(anyhow::Error::msg)?;
     let device = cpu_device();
     let net = config.init(&device).valid();
+    let fast = FastNet::new(&net);
     let mut infer = Vec::new();
     for &batch in &args.batches {
         anyhow::ensure!(batch > 0, "--batches: a batch size must be at least 1");
         let x = input(batch, &device);
-        let calls = rate(args.seconds, || {
+        let burn_calls = rate(args.seconds, || {
             let out = net.forward(x.clone());
             let _ = out.policy.into_data();
         });
+        let data = encoded(batch);
+        let fast_calls = rate(args.seconds, || {
+            let _ = fast.forward(&data, batch);
+        });
         infer.push(Infer {
             batch,
-            pos_per_s: calls * batch as f64,
+            pos_per_s: fast_calls * batch as f64,
+            burn_pos_per_s: burn_calls * batch as f64,
         });
     }
 
@@ -123,12 +141,18 @@ pub fn run(args: &BenchNetArgs, json: bool) -> Result<()> {
         return Ok(());
     }
     println!(
-        "network {} blocks x {} filters, burn flex backend, {} threads",
+        "network {} blocks x {} filters; fast path one thread, burn flex {} threads",
         report.blocks, report.filters, report.threads
     );
-    println!("{:>8} {:>14}", "batch", "positions/s");
+    println!(
+        "{:>8} {:>20} {:>20}",
+        "batch", "positions/s (fast)", "positions/s (burn)"
+    );
     for row in &report.infer {
-        println!("{:>8} {:>14.0}", row.batch, row.pos_per_s);
+        println!(
+            "{:>8} {:>20.0} {:>20.0}",
+            row.batch, row.pos_per_s, row.burn_pos_per_s
+        );
     }
     println!(
         "training at batch {}: {:.0} samples/s",
