@@ -15,10 +15,10 @@ use burn::tensor::Tensor;
 use gemm::{gemm, Parallelism};
 use jungle_rules::{FILES, RANKS};
 
-/// Positions per GEMM pass: measured fastest on a 2-core AVX-512 machine
-/// (batch 32 runs at the same speed per position as batch 8; 128 was 20%
-/// slower as one pass).
-pub const CHUNK: usize = 32;
+/// Positions per GEMM pass. Measured on a 2-core AVX-512 machine (6x64 net,
+/// one thread): chunks of 8, 16 and 32 run within 2% of each other (16
+/// best); one pass over 128 or 256 positions was 20-40% slower.
+pub const CHUNK: usize = 16;
 
 /// For each square, its 3x3 neighbourhood (row-major kernel order), `None`
 /// off the board (zero padding).
@@ -195,7 +195,8 @@ impl Dense {
 struct Block {
     conv1: Conv,
     conv2: Conv,
-    pool_bias: Option<Dense>,
+    /// A 1x1 convolution applied to the pooled channels (one row per position).
+    pool_bias: Option<Conv>,
 }
 
 /// The network ready for fast inference.
@@ -249,7 +250,7 @@ impl FastNet {
         let block = |b: &ResBlock| Block {
             conv1: Conv::new(&b.conv1, Some(&b.bn1)),
             conv2: Conv::new(&b.conv2, Some(&b.bn2)),
-            pool_bias: b.pool_bias.as_ref().map(Dense::new),
+            pool_bias: b.pool_bias.as_ref().map(|c| Conv::new(c, None)),
         };
         FastNet {
             stem: Conv::new(&net.stem, Some(&net.stem_bn)),
@@ -312,7 +313,14 @@ impl FastNet {
             relu(&mut y);
             if let Some(dense) = &block.pool_bias {
                 let c = block.conv1.cout;
-                let bias = dense.forward(&mean_over_squares(&y, batch, c), batch);
+                let mut bias = Vec::new();
+                dense.forward(
+                    &mean_over_squares(&y, batch, c),
+                    batch,
+                    &self.hood,
+                    &mut cols,
+                    &mut bias,
+                );
                 for (row, chunk) in y.chunks_exact_mut(c).enumerate() {
                     let add = &bias[(row / SQUARES) * c..(row / SQUARES + 1) * c];
                     for (v, a) in chunk.iter_mut().zip(add) {

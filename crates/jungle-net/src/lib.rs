@@ -13,6 +13,7 @@ pub mod encoding;
 mod evaluator;
 pub mod fast;
 mod model;
+pub mod onnx;
 mod player;
 
 pub use checkpoint::{

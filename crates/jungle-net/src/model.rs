@@ -8,6 +8,7 @@ use burn::module::Module;
 use burn::nn::conv::{Conv2d, Conv2dConfig};
 use burn::nn::{BatchNorm, BatchNormConfig, Linear, LinearConfig, PaddingConfig2d};
 use burn::tensor::activation::relu;
+use burn::tensor::module::adaptive_avg_pool2d;
 use burn::tensor::{Device, Tensor};
 use jungle_rules::{FILES, RANKS};
 
@@ -83,7 +84,7 @@ impl NetConfig {
                 conv2: conv(f, f, 3),
                 bn2: bn(f),
                 pool_bias: (self.global_pool_every > 0 && (i + 1) % self.global_pool_every == 0)
-                    .then(|| LinearConfig::new(f, f).init(device)),
+                    .then(|| Conv2dConfig::new([f, f], [1, 1]).init(device)),
             })
             .collect();
         PolicyValueNet {
@@ -117,17 +118,19 @@ pub struct ResBlock {
     pub(crate) bn1: BatchNorm,
     pub(crate) conv2: Conv2d,
     pub(crate) bn2: BatchNorm,
-    pub(crate) pool_bias: Option<Linear>,
+    /// Dense layer over the pooled channels, as a 1x1 convolution on
+    /// `[B, C, 1, 1]` (exports to ONNX with a dynamic batch axis).
+    pub(crate) pool_bias: Option<Conv2d>,
 }
 
 impl ResBlock {
     fn forward(&self, x: Tensor<4>) -> Tensor<4> {
         let y = relu(self.bn1.forward(self.conv1.forward(x.clone())));
         let y = match &self.pool_bias {
-            Some(linear) => {
-                let [b, c, _, _] = y.dims();
-                let pooled = y.clone().mean_dim(3).mean_dim(2).reshape([b, c]);
-                y + linear.forward(pooled).reshape([b, c, 1, 1])
+            // Mean over the board, a dense layer, broadcast back as a bias.
+            Some(dense) => {
+                let bias = dense.forward(adaptive_avg_pool2d(y.clone(), [1, 1]));
+                y + bias
             }
             None => y,
         };
@@ -165,16 +168,15 @@ pub struct PolicyValueNet {
 impl PolicyValueNet {
     /// Runs a batch of encoded positions `[batch, 38, 9, 7]`.
     pub fn forward(&self, input: Tensor<4>) -> NetOutput {
-        let [b, _, _, _] = input.dims();
         let mut x = relu(self.stem_bn.forward(self.stem.forward(input)));
         for block in &self.blocks {
             x = block.forward(x);
         }
         let p = relu(self.policy_bn.forward(self.policy_conv.forward(x.clone())));
-        let policy = self.policy_out.forward(p).reshape([b, POLICY_SLOTS]);
+        // [B, 4, 9, 7] -> [B, 252]: slot = direction * 63 + square.
+        let policy = self.policy_out.forward(p).flatten(1, 3);
         let v = relu(self.value_bn.forward(self.value_conv.forward(x)));
-        let [_, c, _, _] = v.dims();
-        let pooled = v.mean_dim(3).mean_dim(2).reshape([b, c]);
+        let pooled = adaptive_avg_pool2d(v, [1, 1]).flatten(1, 3);
         let hidden = relu(self.value_fc.forward(pooled));
         NetOutput {
             policy,

@@ -322,3 +322,23 @@ fn fast_path_matches_burn_within_1e4() {
         assert!(worst < 1e-4, "largest difference {worst}");
     }
 }
+
+#[test]
+fn onnx_export_has_a_dynamic_batch_and_the_network_ops() {
+    let device = cpu_device();
+    let bytes = jungle_net::onnx::onnx_bytes(&tiny().init(&device), &device).unwrap();
+    let text = String::from_utf8_lossy(&bytes);
+    assert!(
+        bytes.len() > 10_000,
+        "weights are embedded: {} bytes",
+        bytes.len()
+    );
+    for op in ["Conv", "BatchNormalization", "Relu", "batch"] {
+        assert!(text.contains(op), "no `{op}` in the ONNX graph");
+    }
+    let dir = temp_dir("onnx");
+    let path = dir.join("m.onnx");
+    jungle_net::onnx::export_onnx(&tiny().init(&device), &device, &path).unwrap();
+    assert!(std::fs::metadata(&path).unwrap().len() > 10_000);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -1,9 +1,12 @@
-//! `jungle net ...`: network utilities (`init`).
+//! `jungle net ...`: network utilities (`init`, `onnx`).
 
 use super::shared::load_rules;
 use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand};
-use jungle_net::{cpu_device, save_checkpoint, CheckpointMeta, NetConfig, NET_CONFIG_KEYS};
+use jungle_net::onnx::export_onnx;
+use jungle_net::{
+    cpu_device, load_checkpoint, save_checkpoint, CheckpointMeta, NetConfig, NET_CONFIG_KEYS,
+};
 use std::path::{Path, PathBuf};
 
 /// Arguments of `jungle net`.
@@ -17,6 +20,18 @@ pub struct NetArgs {
 enum NetCommand {
     /// Write a freshly initialised network as a checkpoint (step 0).
     Init(InitArgs),
+    /// Write a checkpoint's network as an ONNX file (dynamic batch axis).
+    Onnx(OnnxArgs),
+}
+
+#[derive(Args)]
+struct OnnxArgs {
+    /// The checkpoint (prefix, .json or .bpk).
+    #[arg(long)]
+    checkpoint: PathBuf,
+    /// The .onnx file to write.
+    #[arg(long)]
+    out: PathBuf,
 }
 
 #[derive(Args)]
@@ -40,6 +55,7 @@ struct InitArgs {
 pub fn run(args: &NetArgs) -> Result<()> {
     match &args.command {
         NetCommand::Init(init) => run_init(init),
+        NetCommand::Onnx(onnx) => run_onnx(onnx),
     }
 }
 
@@ -99,6 +115,20 @@ fn run_init(args: &InitArgs) -> Result<()> {
         config.filters,
         burn::module::Module::num_params(&net),
         args.variant
+    );
+    Ok(())
+}
+
+fn run_onnx(args: &OnnxArgs) -> Result<()> {
+    let device = cpu_device();
+    let checkpoint = load_checkpoint(&args.checkpoint, &device)?;
+    export_onnx(&checkpoint.net, &device, &args.out)?;
+    println!(
+        "wrote {} (step {}, {} blocks x {} filters): input [batch, 38, 9, 7]; outputs policy [batch, 252], wdl [batch, 3], moves left [batch, 1]",
+        args.out.display(),
+        checkpoint.meta.step,
+        checkpoint.meta.net.blocks,
+        checkpoint.meta.net.filters
     );
     Ok(())
 }

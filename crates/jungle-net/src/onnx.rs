@@ -1,0 +1,65 @@
+//! ONNX export of the network through burn's exporter (`burn-onnx`,
+//! opset 18): one input (`[batch, 38, 9, 7]` planes, batch dynamic) and
+//! three outputs in this order: policy logits `[batch, 252]`, win/draw/loss
+//! logits `[batch, 3]`, moves left `[batch, 1]`. burn generates the tensor
+//! names; consumers read them from the model.
+
+use crate::encoding::PLANES;
+use crate::model::PolicyValueNet;
+use burn::module::Module;
+use burn::tensor::{Device, Tensor};
+use burn_onnx::export::{AxisSpec, InputSpec, OnnxExporter};
+use jungle_rules::{FILES, RANKS};
+use std::path::Path;
+
+/// Why the export failed.
+#[derive(Debug, thiserror::Error)]
+#[error("ONNX export to `{path}`: {message}")]
+pub struct OnnxExportError {
+    /// The file being written.
+    pub path: String,
+    /// What went wrong.
+    pub message: String,
+}
+
+/// The ONNX protobuf of `net` (in inference mode) with a dynamic batch axis.
+pub fn onnx_bytes(net: &PolicyValueNet, device: &Device) -> Result<Vec<u8>, String> {
+    let net = net.valid();
+    let sample =
+        |batch: usize| Tensor::<4>::zeros([batch, PLANES, RANKS as usize, FILES as usize], device);
+    let spec = InputSpec::new([
+        AxisSpec::dynamic("batch"),
+        AxisSpec::Static,
+        AxisSpec::Static,
+        AxisSpec::Static,
+    ]);
+    let model = OnnxExporter::new()
+        .export_dynamic(
+            &net,
+            sample(2),
+            sample(3),
+            &[spec],
+            |m: &PolicyValueNet, x| {
+                let out = m.forward(x);
+                (out.policy, out.wdl, out.moves_left)
+            },
+        )
+        .map_err(|e| e.to_string())?;
+    Ok(model.into_bytes())
+}
+
+/// Writes `net` as an ONNX file (temp file + rename).
+pub fn export_onnx(
+    net: &PolicyValueNet,
+    device: &Device,
+    path: &Path,
+) -> Result<(), OnnxExportError> {
+    let err = |message: String| OnnxExportError {
+        path: path.display().to_string(),
+        message,
+    };
+    let bytes = onnx_bytes(net, device).map_err(err)?;
+    let tmp = path.with_extension("onnx.tmp");
+    std::fs::write(&tmp, bytes).map_err(|e| err(e.to_string()))?;
+    std::fs::rename(&tmp, path).map_err(|e| err(e.to_string()))
+}
