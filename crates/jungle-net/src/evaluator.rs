@@ -1,14 +1,14 @@
 //! The batched [`Evaluator`] over a network: encode the batch, one forward
-//! pass on the fast inference path ([`FastNet`]), then a softmax over each
+//! pass on the fast inference path ([`FastNet`], measured about 2x burn's
+//! flex backend; see `jungle bench net`), then a softmax over each
 //! position's legal moves only.
 
-use crate::encoding::{encode, move_slot, INPUT_LEN, PLANES, POLICY_SLOTS};
+use crate::encoding::{encode, move_slot, INPUT_LEN, POLICY_SLOTS};
 use crate::fast::FastNet;
 use crate::model::PolicyValueNet;
 use burn::module::Module;
-use burn::tensor::{Device, Tensor, TensorData};
 use jungle_mcts::{softmax, EvalInput, Evaluation, Evaluator};
-use jungle_rules::{Rules, FILES, RANKS};
+use jungle_rules::Rules;
 
 /// Writes the planes of every input into `out` (resized to fit).
 pub fn encode_batch(batch: &[EvalInput<'_>], rules: &Rules, out: &mut Vec<f32>) {
@@ -68,45 +68,5 @@ impl Evaluator for NetEvaluator {
         encode_batch(batch, &self.rules, &mut self.input);
         let out = self.net.forward(&self.input, batch.len());
         evaluations(batch, &out.policy, &out.wdl)
-    }
-}
-
-/// The same evaluator on burn's own forward pass (the reference the fast
-/// path is checked against, and the one to use on a GPU device).
-pub struct BurnEvaluator {
-    net: PolicyValueNet,
-    device: Device,
-    rules: Rules,
-    input: Vec<f32>,
-}
-
-impl BurnEvaluator {
-    /// An evaluator running `net` (in inference mode) on `device`.
-    pub fn new(net: &PolicyValueNet, rules: Rules, device: Device) -> BurnEvaluator {
-        BurnEvaluator {
-            net: net.valid(),
-            device,
-            rules,
-            input: Vec::new(),
-        }
-    }
-}
-
-impl Evaluator for BurnEvaluator {
-    fn evaluate(&mut self, batch: &[EvalInput<'_>]) -> Vec<Evaluation> {
-        if batch.is_empty() {
-            return Vec::new();
-        }
-        encode_batch(batch, &self.rules, &mut self.input);
-        let shape = [batch.len(), PLANES, RANKS as usize, FILES as usize];
-        let x = Tensor::<4>::from_data(TensorData::new(self.input.clone(), shape), &self.device);
-        let out = self.net.forward(x);
-        let policy = out
-            .policy
-            .into_data()
-            .try_to_vec::<f32>()
-            .expect("f32 policy");
-        let wdl = out.wdl.into_data().try_to_vec::<f32>().expect("f32 wdl");
-        evaluations(batch, &policy, &wdl)
     }
 }

@@ -19,7 +19,7 @@ mod player;
 pub use checkpoint::{
     load_checkpoint, read_meta, save_checkpoint, Checkpoint, CheckpointError, CheckpointMeta,
 };
-pub use evaluator::{encode_batch, evaluations, BurnEvaluator, NetEvaluator};
+pub use evaluator::{encode_batch, evaluations, NetEvaluator};
 pub use model::{NetConfig, NetOutput, PolicyValueNet, ResBlock, NET_CONFIG_KEYS};
 pub use player::{NetSpec, NetSpecError, DEFAULT_NET_SIMULATIONS};
 
