@@ -25,6 +25,10 @@ enum Command {
     Bench(commands::bench::BenchArgs),
     /// Network utilities: `net init` writes a freshly initialised checkpoint.
     Net(commands::net::NetArgs),
+    /// Play games with a network and write them as shards.
+    Selfplay(commands::selfplay::SelfPlayArgs),
+    /// Inspect game shards (`shards stats DIR`).
+    Shards(commands::selfplay::ShardsArgs),
 }
 
 fn main() -> ExitCode {
@@ -35,6 +39,8 @@ fn main() -> ExitCode {
         Command::Analyze(args) => commands::analyze::run(&args),
         Command::Bench(args) => commands::bench::run(&args),
         Command::Net(args) => commands::net::run(&args),
+        Command::Selfplay(args) => commands::selfplay::run(&args),
+        Command::Shards(args) => commands::selfplay::run_shards(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -31,4 +31,4 @@ pub use config::{RootSelection, SearchConfig};
 pub use evaluator::{EvalInput, Evaluation, Evaluator, HeuristicEvaluator, UniformEvaluator};
 pub use gumbel::{considered_visit_sequence, softmax};
 pub use players::{BaselineSpec, Decision, Player, PlayerFactory, SpecError};
-pub use search::{run_batched, search, Search, SearchResult};
+pub use search::{run_batched, run_round, search, Search, SearchResult};

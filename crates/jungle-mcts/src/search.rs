@@ -128,9 +128,15 @@ impl Search {
         &self.config
     }
 
-    /// Changes the simulation budget (e.g. for playout-cap randomisation).
+    /// Changes the simulation budget (e.g. for playout-cap randomisation);
+    /// takes effect at the next [`Search::begin`].
     pub fn set_simulations(&mut self, simulations: u32) {
         self.config.simulations = simulations.max(1);
+    }
+
+    /// Changes the move-choice temperature (PUCT mode), e.g. for the opening.
+    pub fn set_temperature(&mut self, temperature: f32) {
+        self.config.temperature = temperature.max(0.0);
     }
 
     /// Starts the search for the game's current position, keeping the
@@ -583,35 +589,42 @@ impl Search {
     }
 }
 
+/// One round over `searches`: each unfinished search queues its leaves, one
+/// evaluator call judges all of them, and each search expands its own.
+/// Returns the number of positions evaluated (0 when no search queued any).
+pub fn run_round<E: Evaluator + ?Sized>(searches: &mut [&mut Search], evaluator: &mut E) -> usize {
+    for s in searches.iter_mut() {
+        if !s.is_finished() {
+            s.collect();
+        }
+    }
+    let inputs: Vec<EvalInput<'_>> = searches.iter().flat_map(|s| s.pending_inputs()).collect();
+    let n = inputs.len();
+    if n == 0 {
+        return 0;
+    }
+    let evals = evaluator.evaluate(&inputs);
+    drop(inputs);
+    let mut offset = 0;
+    for s in searches.iter_mut() {
+        let k = s.pending_len();
+        s.apply(&evals[offset..offset + k]);
+        offset += k;
+    }
+    n
+}
+
 /// Runs every search to the end, each round gathering the queued leaves of
 /// all of them into one evaluator call. Returns the number of calls.
 pub fn run_batched<E: Evaluator + ?Sized>(searches: &mut [Search], evaluator: &mut E) -> usize {
+    let mut refs: Vec<&mut Search> = searches.iter_mut().collect();
     let mut calls = 0;
-    loop {
-        let mut all_done = true;
-        for s in searches.iter_mut() {
-            if !s.is_finished() {
-                s.collect();
-                all_done = false;
-            }
-        }
-        let inputs: Vec<EvalInput<'_>> = searches.iter().flat_map(|s| s.pending_inputs()).collect();
-        if inputs.is_empty() {
-            if all_done {
-                return calls;
-            }
-            continue;
-        }
-        let evals = evaluator.evaluate(&inputs);
-        drop(inputs);
-        calls += 1;
-        let mut offset = 0;
-        for s in searches.iter_mut() {
-            let k = s.pending_len();
-            s.apply(&evals[offset..offset + k]);
-            offset += k;
+    while refs.iter().any(|s| !s.is_finished()) {
+        if run_round(&mut refs, evaluator) > 0 {
+            calls += 1;
         }
     }
+    calls
 }
 
 /// Searches one game's position to the end and returns the result.

@@ -6,4 +6,5 @@ pub mod bench;
 pub mod bench_net;
 pub mod net;
 pub mod perft;
+pub mod selfplay;
 pub mod shared;

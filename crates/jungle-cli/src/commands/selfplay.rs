@@ -1,0 +1,246 @@
+//! `jungle selfplay`: write game shards with a network, and
+//! `jungle shards stats`: read them back.
+
+use super::shared::load_rules;
+use anyhow::{bail, Context, Result};
+use clap::{Args, Subcommand};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use jungle_net::{cpu_device, load_checkpoint, NetConfig, NetEvaluator};
+use jungle_selfplay::{run_selfplay, shard_stats, SelfPlayConfig, SelfPlayStats};
+use serde::Deserialize;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::Ordering;
+use std::time::Instant;
+
+/// Arguments of `jungle selfplay`.
+#[derive(Args)]
+pub struct SelfPlayArgs {
+    /// The network: a checkpoint (prefix, .json or .bpk).
+    #[arg(
+        long,
+        conflicts_with = "random_net",
+        required_unless_present = "random_net"
+    )]
+    checkpoint: Option<PathBuf>,
+    /// Play with a freshly initialised 6x64 network instead (seeded by --seed).
+    #[arg(long)]
+    random_net: bool,
+    /// Games to play.
+    #[arg(long)]
+    games: u64,
+    /// Directory for the shards (created; existing shards are kept).
+    #[arg(long)]
+    out: PathBuf,
+    /// A toml file with a `[selfplay]` table (see configs/selfplay.toml).
+    #[arg(long)]
+    config: Option<PathBuf>,
+    /// Rule set; default: the checkpoint's, or standard.
+    #[arg(long)]
+    variant: Option<String>,
+    /// Worker threads (overrides the config; default one per core).
+    #[arg(long)]
+    workers: Option<usize>,
+    /// Seed of the games.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ConfigFile {
+    selfplay: SelfPlayConfig,
+}
+
+/// Reads the `[selfplay]` table of a config file.
+pub fn load_selfplay_config(path: &Path) -> Result<SelfPlayConfig> {
+    let name = path.display();
+    let text = std::fs::read_to_string(path).with_context(|| format!("reading config `{name}`"))?;
+    let file: ConfigFile = toml::from_str(&text).map_err(|e| {
+        anyhow::anyhow!(
+            "config `{name}`: {} (expected a [selfplay] table)",
+            e.message().trim()
+        )
+    })?;
+    file.selfplay
+        .validate()
+        .map_err(|e| anyhow::anyhow!("config `{name}`: [selfplay] {e}"))?;
+    Ok(file.selfplay)
+}
+
+/// Runs `jungle selfplay`.
+pub fn run(args: &SelfPlayArgs) -> Result<()> {
+    let mut config = match &args.config {
+        Some(path) => load_selfplay_config(path)?,
+        None => SelfPlayConfig::default(),
+    };
+    if let Some(w) = args.workers {
+        if w == 0 {
+            bail!("--workers must be at least 1");
+        }
+        config.workers = w;
+    }
+    let device = cpu_device();
+    let (net, name, trained_rules) = match &args.checkpoint {
+        Some(path) => {
+            let ck = load_checkpoint(path, &device)?;
+            (ck.net, path.display().to_string(), Some(ck.meta.rules))
+        }
+        None => {
+            device.seed(args.seed);
+            (
+                NetConfig::new().init(&device),
+                "random-net".to_string(),
+                None,
+            )
+        }
+    };
+    let rules = match (&args.variant, trained_rules) {
+        (Some(v), _) => load_rules(v)?,
+        (None, Some(r)) => r,
+        (None, None) => load_rules("standard")?,
+    };
+    let workers = config.worker_count();
+    let evaluators: Vec<NetEvaluator> = (0..workers)
+        .map(|_| NetEvaluator::new(&net, rules.clone()))
+        .collect();
+
+    let bar = ProgressBar::new(args.games);
+    bar.set_style(
+        ProgressStyle::with_template(
+            "selfplay {bar:30} {pos}/{len} games [{elapsed} < {eta}] {msg}",
+        )
+        .expect("valid template"),
+    );
+    if args.games == 0 {
+        bar.set_draw_target(ProgressDrawTarget::hidden());
+    }
+    let started = Instant::now();
+    let stats = SelfPlayStats::default();
+    let report = run_selfplay(
+        &config,
+        &rules,
+        evaluators,
+        args.games,
+        &args.out,
+        args.seed,
+        &name,
+        &stats,
+        &|s| {
+            bar.set_position(s.games.load(Ordering::Relaxed));
+            bar.set_message(progress_line(s, started.elapsed().as_secs_f64()));
+        },
+    )?;
+    bar.finish_and_clear();
+    let secs = report.seconds.max(1e-9);
+    let games = stats.games.load(Ordering::Relaxed);
+    println!(
+        "self-play with {name}: {games} games in {:.1} s, {workers} workers x {} games in flight",
+        report.seconds, config.games_in_flight
+    );
+    println!("  {}", progress_line(&stats, secs));
+    println!(
+        "  {:.0} games/hour; {} training positions; {} evaluator calls, mean batch {:.1}",
+        games as f64 * 3600.0 / secs,
+        stats.positions.load(Ordering::Relaxed),
+        stats.calls.load(Ordering::Relaxed),
+        stats.evaluations.load(Ordering::Relaxed) as f64
+            / stats.calls.load(Ordering::Relaxed).max(1) as f64
+    );
+    println!(
+        "  {} shard(s) written to {}",
+        report.shards.len(),
+        args.out.display()
+    );
+    Ok(())
+}
+
+fn progress_line(s: &SelfPlayStats, seconds: f64) -> String {
+    let games = s.games.load(Ordering::Relaxed);
+    let plies = s.plies.load(Ordering::Relaxed);
+    let secs = seconds.max(1e-9);
+    format!(
+        "{:.0} positions/s, {:.0} evals/s, mean length {:.0}, South/draw/North {}/{}/{}",
+        plies as f64 / secs,
+        s.evaluations.load(Ordering::Relaxed) as f64 / secs,
+        if games > 0 {
+            plies as f64 / games as f64
+        } else {
+            0.0
+        },
+        s.results[0].load(Ordering::Relaxed),
+        s.results[1].load(Ordering::Relaxed),
+        s.results[2].load(Ordering::Relaxed),
+    )
+}
+
+/// Arguments of `jungle shards`.
+#[derive(Args)]
+pub struct ShardsArgs {
+    #[command(subcommand)]
+    command: ShardsCommand,
+}
+
+#[derive(Subcommand)]
+enum ShardsCommand {
+    /// Games, positions, results, lengths and rule sets of a shard directory,
+    /// with a check of every checksum (exit status 1 if any shard is bad).
+    Stats {
+        /// The directory.
+        dir: PathBuf,
+        /// Also replay every game through the rules.
+        #[arg(long)]
+        verify: bool,
+    },
+}
+
+/// Runs `jungle shards`.
+pub fn run_shards(args: &ShardsArgs) -> Result<()> {
+    let ShardsCommand::Stats { dir, verify } = &args.command;
+    let s = shard_stats(dir, *verify)?;
+    println!(
+        "{}: {} shard(s) read, {} bad",
+        dir.display(),
+        s.good_files,
+        s.bad_files.len()
+    );
+    println!(
+        "games {}  training positions {}  plies {}  mean length {:.1}  longest {}",
+        s.games,
+        s.positions,
+        s.plies,
+        s.mean_plies(),
+        s.max_plies
+    );
+    println!(
+        "South/draw/North {}/{}/{}",
+        s.results[0], s.results[1], s.results[2]
+    );
+    let reasons: Vec<String> = s.reasons.iter().map(|(r, n)| format!("{r} {n}")).collect();
+    println!("ended  {}", reasons.join(", "));
+    for (rules, games) in &s.rule_sets {
+        let toml = rules.to_toml();
+        let line: Vec<&str> = toml.lines().map(str::trim).collect();
+        println!("rules ({games} games): {}", line.join(", "));
+    }
+    if *verify {
+        println!(
+            "replayed {} games: {} disagree with their record",
+            s.games,
+            s.bad_games.len()
+        );
+        for bad in &s.bad_games {
+            println!("  {bad}");
+        }
+    }
+    for (path, problem) in &s.bad_files {
+        println!("BAD {}: {problem}", path.display());
+    }
+    if !s.bad_files.is_empty() || !s.bad_games.is_empty() {
+        bail!(
+            "{} bad shard(s), {} bad game(s)",
+            s.bad_files.len(),
+            s.bad_games.len()
+        );
+    }
+    Ok(())
+}

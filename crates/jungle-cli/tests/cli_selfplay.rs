@@ -1,0 +1,142 @@
+//! End-to-end checks of `jungle selfplay` and `jungle shards stats`.
+
+mod common;
+
+use common::jungle;
+
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("jungle-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+const TINY_NET: &str =
+    "blocks = 1\nfilters = 8\npolicy_filters = 4\nvalue_filters = 4\nvalue_hidden = 8\n";
+const FAST_SELFPLAY: &str = "[selfplay]\nworkers = 1\ngames_in_flight = 4\nfull_simulations = 8\ncheap_simulations = 2\nmax_plies = 40\ngames_per_shard = 2\n";
+
+#[test]
+fn selfplay_writes_shards_that_stats_reads_and_verifies() {
+    let dir = temp_dir("selfplay");
+    let (net_cfg, sp_cfg) = (dir.join("net.toml"), dir.join("sp.toml"));
+    std::fs::write(&net_cfg, TINY_NET).unwrap();
+    std::fs::write(&sp_cfg, FAST_SELFPLAY).unwrap();
+    let ck = dir.join("000000");
+    let (ok, _, stderr) = jungle(&[
+        "net",
+        "init",
+        "--out",
+        ck.to_str().unwrap(),
+        "--config",
+        net_cfg.to_str().unwrap(),
+    ]);
+    assert!(ok, "{stderr}");
+    let shards = dir.join("shards");
+    let args = [
+        "selfplay",
+        "--checkpoint",
+        ck.to_str().unwrap(),
+        "--games",
+        "3",
+        "--out",
+        shards.to_str().unwrap(),
+        "--config",
+        sp_cfg.to_str().unwrap(),
+    ];
+    let (ok, stdout, stderr) = jungle(&args);
+    assert!(ok, "{stderr}");
+    assert!(
+        stdout.contains("3 games") && stdout.contains("games/hour"),
+        "{stdout}"
+    );
+    let (ok, stdout, stderr) = jungle(&["shards", "stats", shards.to_str().unwrap(), "--verify"]);
+    assert!(ok, "{stderr}");
+    assert!(
+        stdout.contains("2 shard(s) read, 0 bad") && stdout.contains("games 3"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("0 disagree"), "{stdout}");
+    // A second run adds shards; a damaged shard makes stats fail and name it.
+    assert!(jungle(&args).0);
+    let first = shards.join("shard-000000.bin");
+    let mut bytes = std::fs::read(&first).unwrap();
+    let mid = bytes.len() / 2;
+    bytes[mid] ^= 1;
+    std::fs::write(&first, bytes).unwrap();
+    let (ok, stdout, _) = jungle(&["shards", "stats", shards.to_str().unwrap()]);
+    assert!(!ok);
+    assert!(
+        stdout.contains("BAD")
+            && stdout.contains("shard-000000.bin")
+            && stdout.contains("checksum"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("3 shard(s) read, 1 bad"), "{stdout}");
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn bad_selfplay_input_is_a_clear_error() {
+    let dir = temp_dir("selfplay-bad");
+    let cfg = dir.join("bad.toml");
+    std::fs::write(&cfg, "[selfplay]\ngames_in_flite = 3\n").unwrap();
+    let out = dir.join("o");
+    let (ok, _, stderr) = jungle(&[
+        "selfplay",
+        "--random-net",
+        "--games",
+        "1",
+        "--out",
+        out.to_str().unwrap(),
+        "--config",
+        cfg.to_str().unwrap(),
+    ]);
+    assert!(!ok);
+    assert!(
+        stderr.contains("bad.toml") && stderr.contains("games_in_flite"),
+        "{stderr}"
+    );
+    std::fs::write(&cfg, "[selfplay]\nfull_search_fraction = 2.0\n").unwrap();
+    let (ok, _, stderr) = jungle(&[
+        "selfplay",
+        "--random-net",
+        "--games",
+        "1",
+        "--out",
+        out.to_str().unwrap(),
+        "--config",
+        cfg.to_str().unwrap(),
+    ]);
+    assert!(!ok);
+    assert!(stderr.contains("full_search_fraction"), "{stderr}");
+    let (ok, _, stderr) = jungle(&["selfplay", "--games", "1", "--out", out.to_str().unwrap()]);
+    assert!(!ok, "a network is required");
+    assert!(
+        stderr.contains("--checkpoint") || stderr.contains("--random-net"),
+        "{stderr}"
+    );
+    let (ok, _, stderr) = jungle(&["shards", "stats", dir.join("missing").to_str().unwrap()]);
+    assert!(!ok);
+    assert!(stderr.contains("missing"), "{stderr}");
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn the_committed_selfplay_config_loads() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../configs/selfplay.toml");
+    let dir = temp_dir("selfplay-cfg");
+    let out = dir.join("o");
+    // Zero games: only the config and the network are set up.
+    let (ok, _, stderr) = jungle(&[
+        "selfplay",
+        "--random-net",
+        "--games",
+        "0",
+        "--out",
+        out.to_str().unwrap(),
+        "--config",
+        path,
+    ]);
+    assert!(ok, "{stderr}");
+    std::fs::remove_dir_all(dir).unwrap();
+}

@@ -1,0 +1,96 @@
+//! Self-play settings (a `[selfplay]` table in a config file).
+
+use jungle_mcts::{RootSelection, SearchConfig};
+use serde::{Deserialize, Serialize};
+
+/// Every knob of self-play.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SelfPlayConfig {
+    /// Worker threads, each with its own evaluator and games; 0 = one per core.
+    pub workers: usize,
+    /// Games each worker drives at once: its evaluator sees batches of about this size.
+    pub games_in_flight: usize,
+    /// Simulations of a full search (a training target).
+    pub full_simulations: u32,
+    /// Simulations of a cheap search (not a target; KataGo's playout-cap randomisation).
+    pub cheap_simulations: u32,
+    /// Share of moves that get a full search.
+    pub full_search_fraction: f32,
+    /// Uniformly random plies at the start of each game (recorded, not targets).
+    pub random_opening_plies: u32,
+    /// Plies after the random opening during which PUCT moves are drawn with
+    /// `opening_temperature` (Gumbel search samples by itself).
+    pub opening_temperature_plies: u32,
+    /// Temperature of those plies.
+    pub opening_temperature: f32,
+    /// A game still going after this many plies is stopped (recorded as a draw
+    /// without a reason); only reachable with the draw rules off.
+    pub max_plies: u32,
+    /// Games per shard file.
+    pub games_per_shard: usize,
+    /// The search (its `simulations` is set per move from the fields above).
+    pub search: SearchConfig,
+}
+
+impl Default for SelfPlayConfig {
+    fn default() -> Self {
+        SelfPlayConfig {
+            workers: 0,
+            games_in_flight: 32,
+            full_simulations: 128,
+            cheap_simulations: 24,
+            full_search_fraction: 0.25,
+            random_opening_plies: 2,
+            opening_temperature_plies: 10,
+            opening_temperature: 1.0,
+            max_plies: 1000,
+            games_per_shard: 32,
+            search: SearchConfig {
+                root: RootSelection::Gumbel,
+                gumbel_noise: true,
+                gumbel_considered: 16,
+                ..SearchConfig::default()
+            },
+        }
+    }
+}
+
+impl SelfPlayConfig {
+    /// Checks the values; the message names the key.
+    pub fn validate(&self) -> Result<(), String> {
+        if self.games_in_flight == 0 {
+            return Err("key `games_in_flight` is 0, expected at least 1".into());
+        }
+        if self.full_simulations == 0 || self.cheap_simulations == 0 {
+            return Err(
+                "keys `full_simulations` and `cheap_simulations` must be at least 1".into(),
+            );
+        }
+        if !(0.0..=1.0).contains(&self.full_search_fraction) {
+            return Err(format!(
+                "key `full_search_fraction` is {}, expected 0 to 1",
+                self.full_search_fraction
+            ));
+        }
+        if !(self.opening_temperature.is_finite() && self.opening_temperature >= 0.0) {
+            return Err("key `opening_temperature` must be a number >= 0".into());
+        }
+        if self.games_per_shard == 0 {
+            return Err("key `games_per_shard` is 0, expected at least 1".into());
+        }
+        if self.max_plies == 0 {
+            return Err("key `max_plies` is 0, expected at least 1".into());
+        }
+        self.search.validate().map_err(|e| format!("[search] {e}"))
+    }
+
+    /// The number of workers to run: `workers`, or the core count when 0.
+    pub fn worker_count(&self) -> usize {
+        if self.workers > 0 {
+            self.workers
+        } else {
+            std::thread::available_parallelism().map_or(1, |n| n.get())
+        }
+    }
+}

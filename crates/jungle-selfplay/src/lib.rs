@@ -1,0 +1,23 @@
+//! # jungle-selfplay
+//!
+//! Parallel self-play: worker threads, each driving many games at once so
+//! that every evaluator call carries a full batch; per-move records with the
+//! search's training target; and bincode game shards with a magic, a format
+//! version, the rule set, the game count and a CRC-32, written atomically
+//! and read all-or-nothing.
+
+#![warn(missing_docs)]
+
+mod config;
+pub mod record;
+mod run;
+pub mod shard;
+mod stats;
+mod worker;
+
+pub use config::SelfPlayConfig;
+pub use record::{pack_move, unpack_move, GameRecord, MoveRecord};
+pub use run::{run_selfplay, SelfPlayReport};
+pub use shard::{read_shard, shard_files, write_shard, Shard, ShardError, MAGIC, SHARD_VERSION};
+pub use stats::{shard_stats, verify_game, ShardStats};
+pub use worker::{Job, SelfPlayStats};

@@ -1,0 +1,63 @@
+//! What self-play writes down: per move, the move, the search's training
+//! target (sparse, over legal moves), the root value and whether it was a
+//! full search; per game, the start, the result, who played and the seed.
+
+use jungle_rules::{EndReason, Move, Side, Square};
+use serde::{Deserialize, Serialize};
+
+/// A move packed as `from | to << 6` (square indices).
+pub fn pack_move(mv: Move) -> u16 {
+    mv.from().index() as u16 | ((mv.to().index() as u16) << 6)
+}
+
+/// The move of [`pack_move`]; `None` if a square index is off the board.
+pub fn unpack_move(code: u16) -> Option<Move> {
+    let from = Square::new((code & 63) as u8)?;
+    let to = Square::new((code >> 6) as u8)?;
+    Some(Move::new(from, to))
+}
+
+/// One move of a self-play game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MoveRecord {
+    /// The move played ([`pack_move`]).
+    pub mv: u16,
+    /// A full search (a training target) or a cheap one (playout-cap
+    /// randomisation: not a target).
+    pub full_search: bool,
+    /// Root value of the search for the side to move, in [-1, 1].
+    pub root_value: f32,
+    /// The training target over the legal moves with non-zero mass:
+    /// `(packed move, probability)`; empty for cheap searches.
+    pub target: Vec<(u16, f32)>,
+}
+
+/// One finished self-play game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameRecord {
+    /// The position the game started from; random opening plies are the
+    /// first moves, recorded with empty targets.
+    pub start_fen: String,
+    /// Every move.
+    pub moves: Vec<MoveRecord>,
+    /// The winner, `None` for a draw.
+    pub winner: Option<Side>,
+    /// Why the game ended; `None` if it was stopped at the ply cap.
+    pub reason: Option<EndReason>,
+    /// The checkpoint that played it (path, or `random-net`).
+    pub checkpoint: String,
+    /// The game's seed.
+    pub seed: u64,
+}
+
+impl GameRecord {
+    /// Plies played.
+    pub fn plies(&self) -> usize {
+        self.moves.len()
+    }
+
+    /// Moves that are training targets.
+    pub fn positions(&self) -> usize {
+        self.moves.iter().filter(|m| m.full_search).count()
+    }
+}

@@ -1,0 +1,107 @@
+//! Running self-play: one thread per worker, finished games gathered into
+//! shards by the calling thread, which also reports progress.
+
+use crate::config::SelfPlayConfig;
+use crate::record::GameRecord;
+use crate::shard::{next_shard_index, shard_path, write_shard, ShardError};
+use crate::worker::{Job, SelfPlayStats};
+use jungle_mcts::Evaluator;
+use jungle_rules::Rules;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicU64;
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+/// What a self-play run did.
+#[derive(Clone, Debug)]
+pub struct SelfPlayReport {
+    /// Games written.
+    pub games: u64,
+    /// Shard files written, in order.
+    pub shards: Vec<PathBuf>,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+}
+
+/// Plays `games` games with one worker per evaluator and writes them to
+/// `out` as shards (numbered after the ones already there). `progress` is
+/// called a few times a second with the live counters.
+#[allow(clippy::too_many_arguments)]
+pub fn run_selfplay<E: Evaluator + Send>(
+    config: &SelfPlayConfig,
+    rules: &Rules,
+    evaluators: Vec<E>,
+    games: u64,
+    out: &Path,
+    seed: u64,
+    checkpoint: &str,
+    stats: &SelfPlayStats,
+    progress: &dyn Fn(&SelfPlayStats),
+) -> Result<SelfPlayReport, ShardError> {
+    std::fs::create_dir_all(out).map_err(|e| ShardError {
+        path: out.to_path_buf(),
+        problem: format!("cannot create the directory: {e}"),
+    })?;
+    let started = Instant::now();
+    let next_game = AtomicU64::new(0);
+    let job = Job {
+        config,
+        rules,
+        games,
+        next_game: &next_game,
+        seed,
+        checkpoint,
+        stats,
+    };
+    let mut index = next_shard_index(out);
+    let mut shards = Vec::new();
+    let mut written = 0;
+    let result = std::thread::scope(|scope| -> Result<(), ShardError> {
+        let (tx, rx) = mpsc::channel::<GameRecord>();
+        for mut evaluator in evaluators {
+            let tx = tx.clone();
+            let job = &job;
+            scope.spawn(move || {
+                job.run_worker(&mut evaluator, &mut |record| {
+                    // The receiver only goes away on a write error; stop quietly then.
+                    let _ = tx.send(record);
+                })
+            });
+        }
+        drop(tx);
+        let mut buffer = Vec::with_capacity(config.games_per_shard);
+        let mut flush = |buffer: &mut Vec<GameRecord>| -> Result<(), ShardError> {
+            let path = shard_path(out, index);
+            write_shard(&path, rules, buffer)?;
+            written += buffer.len() as u64;
+            buffer.clear();
+            shards.push(path);
+            index += 1;
+            Ok(())
+        };
+        loop {
+            match rx.recv_timeout(Duration::from_millis(250)) {
+                Ok(record) => {
+                    buffer.push(record);
+                    if buffer.len() >= config.games_per_shard {
+                        flush(&mut buffer)?;
+                    }
+                }
+                Err(mpsc::RecvTimeoutError::Timeout) => {}
+                Err(mpsc::RecvTimeoutError::Disconnected) => break,
+            }
+            progress(stats);
+        }
+        if !buffer.is_empty() {
+            flush(&mut buffer)?;
+        }
+        progress(stats);
+        Ok(())
+    });
+    result?;
+    Ok(SelfPlayReport {
+        games: written,
+        shards,
+        seconds: started.elapsed().as_secs_f64(),
+    })
+}

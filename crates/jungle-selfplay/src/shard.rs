@@ -1,0 +1,184 @@
+//! Game shards: `MAGIC`, a format version (u32, little endian), the
+//! bincode body (the rule set, the game count, the games) and a CRC-32 of
+//! everything before it. Written to a temporary name and renamed, so a
+//! killed run leaves only whole shards; read all-or-nothing.
+
+use crate::record::GameRecord;
+use jungle_rules::Rules;
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// The first bytes of every shard.
+pub const MAGIC: &[u8; 8] = b"JZSHARD\0";
+/// Version of the shard layout and of the records in it.
+pub const SHARD_VERSION: u32 = 1;
+
+#[derive(Serialize, Deserialize)]
+struct Body {
+    rules: Rules,
+    game_count: u32,
+    games: Vec<GameRecord>,
+}
+
+/// A shard's contents.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Shard {
+    /// The rule set every game of the shard was played under.
+    pub rules: Rules,
+    /// The games.
+    pub games: Vec<GameRecord>,
+}
+
+/// Why a shard could not be written or read; always names the file.
+#[derive(Debug, thiserror::Error)]
+#[error("shard `{path}`: {problem}")]
+pub struct ShardError {
+    /// The file.
+    pub path: PathBuf,
+    /// What was wrong.
+    pub problem: String,
+}
+
+fn err(path: &Path, problem: impl Into<String>) -> ShardError {
+    ShardError {
+        path: path.to_path_buf(),
+        problem: problem.into(),
+    }
+}
+
+/// The bytes of a shard.
+pub fn encode_shard(rules: &Rules, games: &[GameRecord]) -> Vec<u8> {
+    let body = Body {
+        rules: rules.clone(),
+        game_count: games.len() as u32,
+        games: games.to_vec(),
+    };
+    let mut bytes = Vec::with_capacity(1024 + games.len() * 4096);
+    bytes.extend_from_slice(MAGIC);
+    bytes.extend_from_slice(&SHARD_VERSION.to_le_bytes());
+    let encoded = bincode::serde::encode_to_vec(&body, bincode::config::standard())
+        .expect("records always encode");
+    bytes.extend_from_slice(&encoded);
+    let crc = crc32fast::hash(&bytes);
+    bytes.extend_from_slice(&crc.to_le_bytes());
+    bytes
+}
+
+/// Writes a shard atomically (temporary file, then rename).
+pub fn write_shard(path: &Path, rules: &Rules, games: &[GameRecord]) -> Result<(), ShardError> {
+    let bytes = encode_shard(rules, games);
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = PathBuf::from(tmp);
+    std::fs::write(&tmp, &bytes).map_err(|e| err(&tmp, e.to_string()))?;
+    std::fs::rename(&tmp, path).map_err(|e| err(path, e.to_string()))
+}
+
+/// Decodes shard bytes; `path` names the file in errors.
+pub fn decode_shard(path: &Path, bytes: &[u8]) -> Result<Shard, ShardError> {
+    let header = MAGIC.len() + 4;
+    if bytes.len() < header + 4 {
+        return Err(err(
+            path,
+            format!(
+                "{} bytes is too short for a shard (truncated?)",
+                bytes.len()
+            ),
+        ));
+    }
+    if &bytes[..MAGIC.len()] != MAGIC {
+        return Err(err(path, "wrong magic: not a jungle-zero game shard"));
+    }
+    let version = u32::from_le_bytes(bytes[MAGIC.len()..header].try_into().expect("4 bytes"));
+    if version != SHARD_VERSION {
+        return Err(err(
+            path,
+            format!("format version {version}, expected {SHARD_VERSION}"),
+        ));
+    }
+    let (content, tail) = bytes.split_at(bytes.len() - 4);
+    let stored = u32::from_le_bytes(tail.try_into().expect("4 bytes"));
+    let actual = crc32fast::hash(content);
+    if stored != actual {
+        return Err(err(
+            path,
+            format!("checksum mismatch (stored {stored:08x}, computed {actual:08x}): the file is damaged or truncated"),
+        ));
+    }
+    let (body, used): (Body, usize) =
+        bincode::serde::decode_from_slice(&content[header..], bincode::config::standard())
+            .map_err(|e| err(path, format!("malformed records: {e}")))?;
+    if used != content.len() - header {
+        return Err(err(path, "trailing bytes after the records"));
+    }
+    if body.game_count as usize != body.games.len() {
+        return Err(err(
+            path,
+            format!(
+                "header says {} games, found {}",
+                body.game_count,
+                body.games.len()
+            ),
+        ));
+    }
+    Ok(Shard {
+        rules: body.rules,
+        games: body.games,
+    })
+}
+
+/// Reads a shard; with `expected_rules`, a shard of another rule set is an error.
+pub fn read_shard(path: &Path, expected_rules: Option<&Rules>) -> Result<Shard, ShardError> {
+    let bytes = std::fs::read(path).map_err(|e| err(path, e.to_string()))?;
+    let shard = decode_shard(path, &bytes)?;
+    if let Some(expected) = expected_rules {
+        if &shard.rules != expected {
+            return Err(err(
+                path,
+                format!(
+                    "played under another rule set ({}) than expected ({})",
+                    one_line(&shard.rules),
+                    one_line(expected)
+                ),
+            ));
+        }
+    }
+    Ok(shard)
+}
+
+/// A rule set on one line, for messages.
+fn one_line(rules: &Rules) -> String {
+    rules.to_toml().lines().collect::<Vec<_>>().join(", ")
+}
+
+/// The shard files of a directory (`*.bin`), sorted by name.
+pub fn shard_files(dir: &Path) -> Result<Vec<PathBuf>, ShardError> {
+    let entries = std::fs::read_dir(dir).map_err(|e| err(dir, e.to_string()))?;
+    let mut files: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "bin"))
+        .collect();
+    files.sort();
+    Ok(files)
+}
+
+/// The next free shard number in `dir` (`shard-NNNNNN.bin`).
+pub fn next_shard_index(dir: &Path) -> u64 {
+    shard_files(dir)
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|p| {
+            p.file_stem()?
+                .to_str()?
+                .strip_prefix("shard-")?
+                .parse::<u64>()
+                .ok()
+        })
+        .max()
+        .map_or(0, |n| n + 1)
+}
+
+/// The path of shard number `index` in `dir`.
+pub fn shard_path(dir: &Path, index: u64) -> PathBuf {
+    dir.join(format!("shard-{index:06}.bin"))
+}

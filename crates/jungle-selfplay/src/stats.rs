@@ -1,0 +1,125 @@
+//! Reading back a shard directory: totals, results, lengths, rule sets, and
+//! a check of every file (and, on request, a replay of every game).
+
+use crate::record::{unpack_move, GameRecord};
+use crate::shard::{read_shard, shard_files, ShardError};
+use jungle_rules::{Game, Rules, Side};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// What a shard directory holds.
+#[derive(Clone, Debug, Default)]
+pub struct ShardStats {
+    /// Shards that read back whole.
+    pub good_files: usize,
+    /// Shards that failed, with the reason.
+    pub bad_files: Vec<(PathBuf, String)>,
+    /// Games.
+    pub games: u64,
+    /// Training positions (full-search moves).
+    pub positions: u64,
+    /// Plies.
+    pub plies: u64,
+    /// Longest game in plies.
+    pub max_plies: usize,
+    /// Games won by South, drawn, won by North.
+    pub results: [u64; 3],
+    /// Games per end reason (`ply_cap` for stopped games).
+    pub reasons: BTreeMap<String, u64>,
+    /// Each rule set present (as toml) with its number of games.
+    pub rule_sets: Vec<(Rules, u64)>,
+    /// Games whose replay disagreed with the record (only with `verify`).
+    pub bad_games: Vec<String>,
+}
+
+impl ShardStats {
+    /// Mean game length in plies.
+    pub fn mean_plies(&self) -> f64 {
+        if self.games == 0 {
+            0.0
+        } else {
+            self.plies as f64 / self.games as f64
+        }
+    }
+}
+
+/// Replays a game through the rules: every move legal, the recorded result
+/// reached, every training target a distribution over legal moves only.
+pub fn verify_game(record: &GameRecord, rules: &Rules) -> Result<(), String> {
+    let mut game = Game::from_fen(rules.clone(), &record.start_fen).map_err(|e| e.to_string())?;
+    for (ply, m) in record.moves.iter().enumerate() {
+        let legal = game.legal_moves();
+        let mv = unpack_move(m.mv)
+            .ok_or_else(|| format!("ply {ply}: move code {} is off the board", m.mv))?;
+        if !m.target.is_empty() {
+            let mut sum = 0.0;
+            for &(code, p) in &m.target {
+                let t = unpack_move(code)
+                    .ok_or_else(|| format!("ply {ply}: bad target move code {code}"))?;
+                if !legal.contains(t) {
+                    return Err(format!("ply {ply}: target move {t} is not legal"));
+                }
+                if !(0.0..=1.0 + 1e-5).contains(&p) {
+                    return Err(format!("ply {ply}: target probability {p}"));
+                }
+                sum += p;
+            }
+            if (sum - 1.0).abs() > 1e-3 {
+                return Err(format!("ply {ply}: target sums to {sum}"));
+            }
+        }
+        game.play(mv).map_err(|e| format!("ply {ply}: {e}"))?;
+    }
+    let outcome = game.outcome();
+    let (winner, reason) = (outcome.and_then(|o| o.winner), outcome.map(|o| o.reason));
+    if winner != record.winner || reason != record.reason {
+        return Err(format!(
+            "replay ends with {outcome:?}, the record says winner {:?} by {:?}",
+            record.winner, record.reason
+        ));
+    }
+    Ok(())
+}
+
+/// Reads every shard of `dir`; with `verify`, replays every game too.
+pub fn shard_stats(dir: &Path, verify: bool) -> Result<ShardStats, ShardError> {
+    let mut stats = ShardStats::default();
+    for path in shard_files(dir)? {
+        let shard = match read_shard(&path, None) {
+            Ok(shard) => shard,
+            Err(e) => {
+                stats.bad_files.push((path, e.problem));
+                continue;
+            }
+        };
+        stats.good_files += 1;
+        match stats.rule_sets.iter_mut().find(|(r, _)| *r == shard.rules) {
+            Some((_, n)) => *n += shard.games.len() as u64,
+            None => stats
+                .rule_sets
+                .push((shard.rules.clone(), shard.games.len() as u64)),
+        }
+        for (i, game) in shard.games.iter().enumerate() {
+            stats.games += 1;
+            stats.plies += game.plies() as u64;
+            stats.positions += game.positions() as u64;
+            stats.max_plies = stats.max_plies.max(game.plies());
+            let r = match game.winner {
+                Some(Side::South) => 0,
+                None => 1,
+                Some(Side::North) => 2,
+            };
+            stats.results[r] += 1;
+            let reason = game.reason.map_or("ply_cap", |r| r.name());
+            *stats.reasons.entry(reason.to_string()).or_default() += 1;
+            if verify {
+                if let Err(e) = verify_game(game, &shard.rules) {
+                    stats
+                        .bad_games
+                        .push(format!("{} game {i}: {e}", path.display()));
+                }
+            }
+        }
+    }
+    Ok(stats)
+}

@@ -1,0 +1,212 @@
+//! The self-play loop: each worker drives many games at once and sends all
+//! of their searches' leaves to its evaluator in one call per round, so no
+//! game waits on another game's search.
+
+use crate::config::SelfPlayConfig;
+use crate::record::{pack_move, GameRecord, MoveRecord};
+use jungle_mcts::arena::{derive_seed, random_opening};
+use jungle_mcts::{run_round, Evaluator, Search};
+use jungle_rules::{Game, Rules, Side};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Counters shared by the workers, read for progress.
+#[derive(Debug, Default)]
+pub struct SelfPlayStats {
+    /// Games finished.
+    pub games: AtomicU64,
+    /// Plies played.
+    pub plies: AtomicU64,
+    /// Training positions (full searches).
+    pub positions: AtomicU64,
+    /// Positions sent to evaluators.
+    pub evaluations: AtomicU64,
+    /// Evaluator calls.
+    pub calls: AtomicU64,
+    /// Games won by South, drawn, won by North.
+    pub results: [AtomicU64; 3],
+}
+
+impl SelfPlayStats {
+    fn record(&self, game: &GameRecord) {
+        self.games.fetch_add(1, Ordering::Relaxed);
+        self.plies.fetch_add(game.plies() as u64, Ordering::Relaxed);
+        self.positions
+            .fetch_add(game.positions() as u64, Ordering::Relaxed);
+        let i = match game.winner {
+            Some(Side::South) => 0,
+            None => 1,
+            Some(Side::North) => 2,
+        };
+        self.results[i].fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+/// What every worker shares: settings, rules, the game counter.
+pub struct Job<'a> {
+    /// Settings.
+    pub config: &'a SelfPlayConfig,
+    /// The rule set of every game.
+    pub rules: &'a Rules,
+    /// Games to play in all.
+    pub games: u64,
+    /// Index of the next game to start (shared by the workers).
+    pub next_game: &'a AtomicU64,
+    /// Seed from which every game's seed derives.
+    pub seed: u64,
+    /// Name of the network, stored in each record.
+    pub checkpoint: &'a str,
+    /// Counters for progress.
+    pub stats: &'a SelfPlayStats,
+}
+
+/// One game in flight.
+struct Slot {
+    game: Game,
+    search: Search,
+    rng: ChaCha8Rng,
+    moves: Vec<MoveRecord>,
+    full: bool,
+    seed: u64,
+    start_fen: String,
+}
+
+impl Job<'_> {
+    /// Claims the next game and sets it up, or `None` when all are claimed.
+    fn new_slot(&self) -> Option<Slot> {
+        let index = self.next_game.fetch_add(1, Ordering::Relaxed);
+        if index >= self.games {
+            return None;
+        }
+        let seed = derive_seed(self.seed, index, 7);
+        let rules = self.rules.clone();
+        let start_fen = rules.start_position().to_fen();
+        let game = random_opening(
+            &rules,
+            self.config.random_opening_plies,
+            derive_seed(seed, 1, 0),
+        );
+        let moves = game
+            .moves()
+            .iter()
+            .map(|&mv| MoveRecord {
+                mv: pack_move(mv),
+                full_search: false,
+                root_value: 0.0,
+                target: Vec::new(),
+            })
+            .collect();
+        let mut slot = Slot {
+            search: Search::new(rules, self.config.search.clone(), derive_seed(seed, 2, 0)),
+            game,
+            rng: ChaCha8Rng::seed_from_u64(derive_seed(seed, 3, 0)),
+            moves,
+            full: false,
+            seed,
+            start_fen,
+        };
+        self.begin_move(&mut slot);
+        Some(slot)
+    }
+
+    /// Picks the budget and temperature of the slot's next search and starts it.
+    fn begin_move(&self, slot: &mut Slot) {
+        let cfg = self.config;
+        slot.full = slot.rng.random::<f32>() < cfg.full_search_fraction;
+        slot.search.set_simulations(if slot.full {
+            cfg.full_simulations
+        } else {
+            cfg.cheap_simulations
+        });
+        let opening_end = cfg.random_opening_plies + cfg.opening_temperature_plies;
+        let temperature = if (slot.game.moves().len() as u32) < opening_end {
+            cfg.opening_temperature
+        } else {
+            cfg.search.temperature
+        };
+        slot.search.set_temperature(temperature);
+        slot.search.begin(&slot.game);
+    }
+
+    /// Records and plays the finished search's move; returns the record if
+    /// the game ended.
+    fn finish_move(&self, slot: &mut Slot) -> Option<GameRecord> {
+        let result = slot.search.result();
+        let target = if slot.full {
+            result
+                .moves
+                .iter()
+                .zip(&result.improved_policy)
+                .filter(|(_, &p)| p > 0.0)
+                .map(|(&mv, &p)| (pack_move(mv), p))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        slot.moves.push(MoveRecord {
+            mv: pack_move(result.best),
+            full_search: slot.full,
+            root_value: result.value,
+            target,
+        });
+        slot.game
+            .play(result.best)
+            .expect("the search plays legal moves");
+        let capped = slot.game.moves().len() as u32 >= self.config.max_plies;
+        if slot.game.is_over() || capped {
+            let outcome = slot.game.outcome();
+            return Some(GameRecord {
+                start_fen: slot.start_fen.clone(),
+                moves: std::mem::take(&mut slot.moves),
+                winner: outcome.and_then(|o| o.winner),
+                reason: outcome.map(|o| o.reason),
+                checkpoint: self.checkpoint.to_string(),
+                seed: slot.seed,
+            });
+        }
+        self.begin_move(slot);
+        None
+    }
+
+    /// Runs one worker until no game is left to start or finish; every
+    /// finished game goes to `sink` in the order it finished.
+    pub fn run_worker<E: Evaluator + ?Sized>(
+        &self,
+        evaluator: &mut E,
+        sink: &mut dyn FnMut(GameRecord),
+    ) {
+        let mut slots: Vec<Slot> = (0..self.config.games_in_flight)
+            .map_while(|_| self.new_slot())
+            .collect();
+        while !slots.is_empty() {
+            let mut searches: Vec<&mut Search> = slots.iter_mut().map(|s| &mut s.search).collect();
+            let evaluated = run_round(&mut searches, evaluator);
+            if evaluated > 0 {
+                self.stats
+                    .evaluations
+                    .fetch_add(evaluated as u64, Ordering::Relaxed);
+                self.stats.calls.fetch_add(1, Ordering::Relaxed);
+            }
+            let mut i = 0;
+            while i < slots.len() {
+                if !slots[i].search.is_finished() {
+                    i += 1;
+                    continue;
+                }
+                if let Some(record) = self.finish_move(&mut slots[i]) {
+                    self.stats.record(&record);
+                    sink(record);
+                    match self.new_slot() {
+                        Some(slot) => slots[i] = slot,
+                        None => {
+                            slots.swap_remove(i);
+                            continue;
+                        }
+                    }
+                }
+                i += 1;
+            }
+        }
+    }
+}

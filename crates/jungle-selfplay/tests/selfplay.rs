@@ -1,0 +1,235 @@
+//! Self-play end to end on a tiny network: determinism, batching, shard
+//! integrity, and replays that reproduce every recorded result.
+
+use jungle_mcts::{EvalInput, Evaluation, Evaluator};
+use jungle_net::{cpu_device, NetConfig, NetEvaluator, PolicyValueNet};
+use jungle_rules::Rules;
+use jungle_selfplay::shard::encode_shard;
+use jungle_selfplay::{
+    read_shard, run_selfplay, shard_files, shard_stats, verify_game, SelfPlayConfig, SelfPlayStats,
+};
+use std::path::PathBuf;
+
+fn tiny_net() -> PolicyValueNet {
+    let device = cpu_device();
+    device.seed(5);
+    NetConfig::new()
+        .with_blocks(1)
+        .with_filters(8)
+        .with_policy_filters(4)
+        .with_value_filters(4)
+        .with_value_hidden(8)
+        .init(&device)
+}
+
+fn small_config(in_flight: usize) -> SelfPlayConfig {
+    SelfPlayConfig {
+        workers: 1,
+        games_in_flight: in_flight,
+        full_simulations: 12,
+        cheap_simulations: 4,
+        max_plies: 60,
+        games_per_shard: 3,
+        ..SelfPlayConfig::default()
+    }
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("jungle-selfplay-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn play<E: Evaluator + Send>(
+    dir: &PathBuf,
+    cfg: &SelfPlayConfig,
+    evaluator: E,
+    games: u64,
+    seed: u64,
+) {
+    let stats = SelfPlayStats::default();
+    run_selfplay(
+        cfg,
+        &Rules::default(),
+        vec![evaluator],
+        games,
+        dir,
+        seed,
+        "tiny",
+        &stats,
+        &|_| {},
+    )
+    .unwrap();
+}
+
+#[test]
+fn one_worker_same_seed_same_net_gives_identical_shards() {
+    let net = tiny_net();
+    let (a, b) = (temp_dir("det-a"), temp_dir("det-b"));
+    let cfg = small_config(4);
+    play(&a, &cfg, NetEvaluator::new(&net, Rules::default()), 7, 42);
+    play(&b, &cfg, NetEvaluator::new(&net, Rules::default()), 7, 42);
+    let (fa, fb) = (shard_files(&a).unwrap(), shard_files(&b).unwrap());
+    assert_eq!(fa.len(), 3, "7 games in shards of 3: 3 + 3 + 1");
+    for (x, y) in fa.iter().zip(&fb) {
+        assert_eq!(
+            std::fs::read(x).unwrap(),
+            std::fs::read(y).unwrap(),
+            "{}",
+            x.display()
+        );
+    }
+    // Running again adds to the directory.
+    play(&a, &cfg, NetEvaluator::new(&net, Rules::default()), 2, 43);
+    assert_eq!(shard_files(&a).unwrap().len(), 4);
+    for d in [a, b] {
+        std::fs::remove_dir_all(d).unwrap();
+    }
+}
+
+#[test]
+fn replays_reproduce_results_and_targets_are_distributions() {
+    let net = tiny_net();
+    let dir = temp_dir("replay");
+    let cfg = SelfPlayConfig {
+        full_search_fraction: 0.5,
+        max_plies: 400,
+        ..small_config(6)
+    };
+    play(&dir, &cfg, NetEvaluator::new(&net, Rules::default()), 6, 1);
+    let stats = shard_stats(&dir, true).unwrap();
+    assert_eq!(stats.games, 6);
+    assert!(
+        stats.bad_files.is_empty() && stats.bad_games.is_empty(),
+        "{:?} {:?}",
+        stats.bad_files,
+        stats.bad_games
+    );
+    assert!(stats.positions > 0 && stats.positions < stats.plies);
+    let mut targets = 0;
+    for path in shard_files(&dir).unwrap() {
+        for game in read_shard(&path, Some(&Rules::default())).unwrap().games {
+            verify_game(&game, &Rules::default()).unwrap();
+            targets += game.moves.iter().filter(|m| !m.target.is_empty()).count();
+            assert!(game
+                .moves
+                .iter()
+                .all(|m| m.full_search == !m.target.is_empty() || !m.full_search));
+        }
+    }
+    assert_eq!(targets as u64, stats.positions);
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn a_tampered_replay_is_caught() {
+    let net = tiny_net();
+    let dir = temp_dir("tamper");
+    play(
+        &dir,
+        &small_config(2),
+        NetEvaluator::new(&net, Rules::default()),
+        2,
+        3,
+    );
+    let shard = read_shard(&shard_files(&dir).unwrap()[0], None).unwrap();
+    let mut game = shard.games[0].clone();
+    game.winner = match game.winner {
+        Some(_) => None,
+        None => Some(jungle_rules::Side::South),
+    };
+    assert!(verify_game(&game, &Rules::default()).is_err());
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn damaged_truncated_and_foreign_shards_are_rejected() {
+    let net = tiny_net();
+    let dir = temp_dir("damage");
+    play(
+        &dir,
+        &small_config(2),
+        NetEvaluator::new(&net, Rules::default()),
+        2,
+        9,
+    );
+    let path = shard_files(&dir).unwrap()[0].clone();
+    let bytes = std::fs::read(&path).unwrap();
+    let check = |name: &str, data: &[u8], expected: Option<&Rules>, needle: &str| {
+        let p = dir.join(name);
+        std::fs::write(&p, data).unwrap();
+        let e = read_shard(&p, expected).unwrap_err().to_string();
+        assert!(e.contains(name) && e.contains(needle), "{e}");
+    };
+    let mut flipped = bytes.clone();
+    flipped[bytes.len() / 2] ^= 0x10;
+    check("flipped.bin", &flipped, None, "checksum");
+    check("truncated.bin", &bytes[..bytes.len() - 9], None, "checksum");
+    check("tiny.bin", &bytes[..5], None, "too short");
+    let mut magic = bytes.clone();
+    magic[0] = b'X';
+    check("magic.bin", &magic, None, "magic");
+    let mut version = bytes.clone();
+    version[8] = 99;
+    check("version.bin", &version, None, "version 99");
+    let other = Rules::preset("trap-attack").unwrap();
+    let games = read_shard(&path, None).unwrap().games;
+    check(
+        "foreign.bin",
+        &encode_shard(&other, &games),
+        Some(&Rules::default()),
+        "another rule set",
+    );
+    let stats = shard_stats(&dir, false).unwrap();
+    assert_eq!(stats.bad_files.len(), 5, "{:?}", stats.bad_files);
+    assert_eq!(stats.rule_sets.len(), 2);
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+/// Counts the batch sizes the evaluator sees.
+struct Counting<E> {
+    inner: E,
+    batches: std::sync::Arc<std::sync::Mutex<Vec<usize>>>,
+}
+
+impl<E: Evaluator> Evaluator for Counting<E> {
+    fn evaluate(&mut self, batch: &[EvalInput<'_>]) -> Vec<Evaluation> {
+        self.batches.lock().unwrap().push(batch.len());
+        self.inner.evaluate(batch)
+    }
+}
+
+#[test]
+fn with_g_games_per_worker_batches_are_at_least_0_8_g() {
+    let g = 16;
+    let batches = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let dir = temp_dir("batching");
+    let evaluator = Counting {
+        inner: jungle_mcts::HeuristicEvaluator,
+        batches: batches.clone(),
+    };
+    // More games than slots, so slots are refilled as games end.
+    play(&dir, &small_config(g), evaluator, 3 * g as u64, 5);
+    let b = batches.lock().unwrap();
+    let mean = b.iter().sum::<usize>() as f64 / b.len() as f64;
+    // The tail, when fewer than g games are left, drags the mean down a little.
+    assert!(
+        mean >= 0.8 * g as f64,
+        "mean batch {mean:.1} over {} calls",
+        b.len()
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn committed_config_file_holds_the_defaults() {
+    #[derive(serde::Deserialize)]
+    struct File {
+        selfplay: SelfPlayConfig,
+    }
+    let text = include_str!("../../../configs/selfplay.toml");
+    let file: File = toml::from_str(text).unwrap();
+    assert_eq!(file.selfplay, SelfPlayConfig::default());
+    file.selfplay.validate().unwrap();
+}
