@@ -1,0 +1,128 @@
+//! The training step: policy cross-entropy against the search's target,
+//! win/draw/loss cross-entropy against the game result, squared error on the
+//! plies left (weighted 0.1), Adam with weight decay.
+
+use crate::samples::Batch;
+use burn::module::Module;
+use burn::optim::decay::WeightDecayConfig;
+use burn::optim::{AdamConfig, GradientsParams, ModuleOptimizer};
+use burn::tensor::activation::log_softmax;
+use burn::tensor::{Device, Tensor, TensorData};
+use jungle_net::encoding::{PLANES, POLICY_SLOTS};
+use jungle_net::{NetConfig, PolicyValueNet};
+use jungle_rules::{FILES, RANKS};
+
+/// Weight of the moves-left loss in the total.
+pub const MOVES_LEFT_WEIGHT: f32 = 0.1;
+
+/// The parts of the loss on one batch.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Losses {
+    /// Policy cross-entropy.
+    pub policy: f32,
+    /// Win/draw/loss cross-entropy.
+    pub value: f32,
+    /// Squared error of plies left / 100.
+    pub moves_left: f32,
+}
+
+/// A network being trained with its optimiser.
+pub struct Trainer {
+    net: PolicyValueNet,
+    optim: ModuleOptimizer,
+    device: Device,
+    /// Learning rate of the next steps.
+    pub learning_rate: f64,
+}
+
+fn tensors(batch: &Batch, device: &Device) -> (Tensor<4>, Tensor<2>, Tensor<2>, Tensor<2>) {
+    let n = batch.size;
+    let x = Tensor::from_data(
+        TensorData::new(
+            batch.planes.clone(),
+            [n, PLANES, RANKS as usize, FILES as usize],
+        ),
+        device,
+    );
+    let p = Tensor::from_data(
+        TensorData::new(batch.policy.clone(), [n, POLICY_SLOTS]),
+        device,
+    );
+    let w = Tensor::from_data(TensorData::new(batch.wdl.clone(), [n, 3]), device);
+    let m = Tensor::from_data(TensorData::new(batch.moves_left.clone(), [n, 1]), device);
+    (x, p, w, m)
+}
+
+/// The total loss tensor and its parts.
+fn loss(net: &PolicyValueNet, batch: &Batch, device: &Device) -> (Tensor<1>, Losses) {
+    let (x, policy_target, wdl_target, ml_target) = tensors(batch, device);
+    let out = net.forward(x);
+    let policy = (log_softmax(out.policy, 1) * policy_target)
+        .sum_dim(1)
+        .mean()
+        .neg();
+    let value = (log_softmax(out.wdl, 1) * wdl_target)
+        .sum_dim(1)
+        .mean()
+        .neg();
+    let moves_left = (out.moves_left - ml_target).powi_scalar(2).mean();
+    let parts = Losses {
+        policy: policy.clone().into_scalar::<f32>(),
+        value: value.clone().into_scalar::<f32>(),
+        moves_left: moves_left.clone().into_scalar::<f32>(),
+    };
+    (
+        policy + value + moves_left.mul_scalar(MOVES_LEFT_WEIGHT),
+        parts,
+    )
+}
+
+impl Trainer {
+    /// A trainer for a fresh network of `config` on `device` (the autodiff
+    /// wrapper is added here).
+    pub fn new(
+        config: &NetConfig,
+        device: &Device,
+        learning_rate: f64,
+        weight_decay: f32,
+    ) -> Trainer {
+        let device = device.clone().autodiff();
+        Trainer::from_net(config.init(&device), &device, learning_rate, weight_decay)
+    }
+
+    /// A trainer continuing from `net` (moved to the autodiff `device`).
+    pub fn from_net(
+        net: PolicyValueNet,
+        device: &Device,
+        learning_rate: f64,
+        weight_decay: f32,
+    ) -> Trainer {
+        let optim = AdamConfig::new()
+            .with_weight_decay(Some(WeightDecayConfig::new(weight_decay)))
+            .init();
+        Trainer {
+            net: net.to_device(device),
+            optim,
+            device: device.clone(),
+            learning_rate,
+        }
+    }
+
+    /// One optimiser step on `batch`; returns the losses before the step.
+    pub fn step(&mut self, batch: &Batch) -> Losses {
+        let (total, parts) = loss(&self.net, batch, &self.device);
+        let grads = GradientsParams::from_grads(total.backward(), &self.net);
+        self.net = self.optim.step(self.learning_rate, self.net.clone(), grads);
+        parts
+    }
+
+    /// The losses on `batch` without a step (training-mode batch norm).
+    pub fn measure(&self, batch: &Batch) -> Losses {
+        loss(&self.net, batch, &self.device).1
+    }
+
+    /// The network in inference mode (for evaluation and checkpoints).
+    pub fn inference_net(&self) -> PolicyValueNet {
+        self.net.valid()
+    }
+}
