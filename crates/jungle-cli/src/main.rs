@@ -15,6 +15,10 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// The main job: self-play -> train -> evaluate, resumable; Elo curve and plots.
+    Train(commands::train::TrainArgs),
+    /// Refit a run's Elo from its matches.jsonl; writes elo.csv and the plots.
+    Elo(commands::train::EloArgs),
     /// Count move sequences of a given length (move-generator check and speed).
     Perft(commands::perft::PerftArgs),
     /// Play a match between two players; score, Elo difference, end reasons.
@@ -34,6 +38,8 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
+        Command::Train(args) => commands::train::run(&args),
+        Command::Elo(args) => commands::train::run_elo(&args),
         Command::Perft(args) => commands::perft::run(&args),
         Command::Arena(args) => commands::arena::run(&args),
         Command::Analyze(args) => commands::analyze::run(&args),

@@ -166,8 +166,9 @@ fn solve(a: &[Vec<f64>], b: &[f64]) -> Vec<f64> {
             if row != col {
                 let f = m[row][col] / d;
                 if f != 0.0 {
-                    for k in col..=n {
-                        m[row][k] -= f * m[col][k];
+                    let pivot_row = m[col].clone();
+                    for (x, p) in m[row][col..=n].iter_mut().zip(&pivot_row[col..=n]) {
+                        *x -= f * p;
                     }
                 }
             }

@@ -7,6 +7,11 @@
 
 #![warn(missing_docs)]
 
+pub mod config;
 pub mod elo;
+pub mod matches;
+pub mod plots;
+pub mod run;
 pub mod samples;
 pub mod step;
+pub mod window;

@@ -1,69 +1,113 @@
-//! Training samples from game records: the encoded position, the policy
-//! target over the 252 slots, the game result from the mover's view and
-//! the plies left; optionally mirrored left-right (the board is symmetric,
-//! so a mirrored sample is as true as the original).
+//! Training positions from game records, kept compact (the position, its
+//! repetition count and the targets) and turned into network inputs only
+//! when a batch is drawn, mirrored left-right at random (the board is
+//! symmetric, so a mirrored sample is as true as the original).
 
 use jungle_net::encoding::{encode, move_slot, INPUT_LEN, POLICY_SLOTS};
-use jungle_rules::{Game, Rules};
+use jungle_rules::{Game, Move, Position, Rules};
 use jungle_selfplay::{unpack_move, GameRecord};
 
-/// One training position.
+/// One training position, compact.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TrainingPosition {
+    /// The position.
+    pub position: Position,
+    /// How often it had occurred in its game.
+    pub repetitions: u32,
+    /// The search's target over legal moves.
+    pub target: Vec<(Move, f32)>,
+    /// Win/draw/loss for the side to move (one-hot of the game's result).
+    pub wdl: [f32; 3],
+    /// Plies from here to the end of the game, / 100.
+    pub moves_left: f32,
+}
+
+/// One training sample: network input and targets.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Sample {
     /// Input planes ([`INPUT_LEN`] floats).
     pub planes: Vec<f32>,
     /// Target distribution over the 252 policy slots.
     pub policy: Vec<f32>,
-    /// Win/draw/loss for the side to move (one-hot of the game's result).
+    /// Win/draw/loss target.
     pub wdl: [f32; 3],
-    /// Plies from this position to the end of the game, / 100.
+    /// Plies left / 100.
     pub moves_left: f32,
 }
 
-/// The samples of a game's full-search moves (each twice with `mirror`:
-/// as played and mirrored).
-pub fn game_samples(
-    record: &GameRecord,
-    rules: &Rules,
-    mirror: bool,
-) -> Result<Vec<Sample>, String> {
+impl TrainingPosition {
+    /// The sample of this position, mirrored left-right if `mirrored`.
+    pub fn sample(&self, rules: &Rules, mirrored: bool) -> Sample {
+        let mover = self.position.side_to_move();
+        let view = if mirrored {
+            self.position.mirrored()
+        } else {
+            self.position
+        };
+        let mut planes = vec![0.0; INPUT_LEN];
+        encode(&view, self.repetitions, rules, &mut planes);
+        let mut policy = vec![0.0; POLICY_SLOTS];
+        for &(mv, p) in &self.target {
+            let mv = if mirrored { mv.mirrored() } else { mv };
+            policy[move_slot(mv, mover)] += p;
+        }
+        Sample {
+            planes,
+            policy,
+            wdl: self.wdl,
+            moves_left: self.moves_left,
+        }
+    }
+}
+
+/// The training positions of a game: its full-search moves, replayed.
+pub fn game_positions(record: &GameRecord, rules: &Rules) -> Result<Vec<TrainingPosition>, String> {
     let mut game = Game::from_fen(rules.clone(), &record.start_fen).map_err(|e| e.to_string())?;
     let total = record.moves.len();
     let mut out = Vec::new();
     for (ply, m) in record.moves.iter().enumerate() {
         if m.full_search && !m.target.is_empty() {
-            let pos = *game.position();
-            let mover = pos.side_to_move();
-            let reps = game.repetition_count();
-            let wdl = match record.winner {
-                Some(w) if w == mover => [1.0, 0.0, 0.0],
-                Some(_) => [0.0, 0.0, 1.0],
-                None => [0.0, 1.0, 0.0],
-            };
-            let moves_left = (total - ply) as f32 / 100.0;
-            for mirrored in [false, true].into_iter().take(if mirror { 2 } else { 1 }) {
-                let mut planes = vec![0.0; INPUT_LEN];
-                let view = if mirrored { pos.mirrored() } else { pos };
-                encode(&view, reps, rules, &mut planes);
-                let mut policy = vec![0.0; POLICY_SLOTS];
-                for &(code, p) in &m.target {
-                    let mv = unpack_move(code)
-                        .ok_or_else(|| format!("ply {ply}: bad move code {code}"))?;
-                    let mv = if mirrored { mv.mirrored() } else { mv };
-                    policy[move_slot(mv, mover)] += p;
-                }
-                out.push(Sample {
-                    planes,
-                    policy,
-                    wdl,
-                    moves_left,
-                });
-            }
+            let position = *game.position();
+            let mover = position.side_to_move();
+            let target = m
+                .target
+                .iter()
+                .map(|&(code, p)| {
+                    unpack_move(code)
+                        .map(|mv| (mv, p))
+                        .ok_or_else(|| format!("ply {ply}: bad move code {code}"))
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            out.push(TrainingPosition {
+                position,
+                repetitions: game.repetition_count(),
+                target,
+                wdl: match record.winner {
+                    Some(w) if w == mover => [1.0, 0.0, 0.0],
+                    Some(_) => [0.0, 0.0, 1.0],
+                    None => [0.0, 1.0, 0.0],
+                },
+                moves_left: (total - ply) as f32 / 100.0,
+            });
         }
         let mv = unpack_move(m.mv).ok_or_else(|| format!("ply {ply}: bad move code {}", m.mv))?;
         game.play(mv).map_err(|e| format!("ply {ply}: {e}"))?;
     }
     Ok(out)
+}
+
+/// Every sample of a game: each full-search position, and with `mirror`
+/// its mirror image right after it.
+pub fn game_samples(
+    record: &GameRecord,
+    rules: &Rules,
+    mirror: bool,
+) -> Result<Vec<Sample>, String> {
+    let copies: &[bool] = if mirror { &[false, true] } else { &[false] };
+    Ok(game_positions(record, rules)?
+        .iter()
+        .flat_map(|p| copies.iter().map(move |&m| p.sample(rules, m)))
+        .collect())
 }
 
 /// Samples stacked for one training step.

@@ -90,7 +90,9 @@ impl Trainer {
         Trainer::from_net(config.init(&device), &device, learning_rate, weight_decay)
     }
 
-    /// A trainer continuing from `net` (moved to the autodiff `device`).
+    /// A trainer continuing from `net`, which must live on the autodiff
+    /// `device` (load checkpoints onto it: a plain module moved there is
+    /// not tracked).
     pub fn from_net(
         net: PolicyValueNet,
         device: &Device,
@@ -101,7 +103,7 @@ impl Trainer {
             .with_weight_decay(Some(WeightDecayConfig::new(weight_decay)))
             .init();
         Trainer {
-            net: net.to_device(device),
+            net,
             optim,
             device: device.clone(),
             learning_rate,
@@ -124,5 +126,21 @@ impl Trainer {
     /// The network in inference mode (for evaluation and checkpoints).
     pub fn inference_net(&self) -> PolicyValueNet {
         self.net.valid()
+    }
+
+    /// Writes the optimiser's state (Adam moments, step count) to `path`.
+    pub fn save_optimizer(&self, path: &std::path::Path) -> Result<(), String> {
+        self.optim
+            .save(path)
+            .map_err(|e| format!("optimizer state `{}`: {e}", path.display()))
+    }
+
+    /// Restores the optimiser's state written by [`Trainer::save_optimizer`].
+    pub fn load_optimizer(&mut self, path: &std::path::Path) -> Result<(), String> {
+        let optim = std::mem::replace(&mut self.optim, AdamConfig::new().init());
+        self.optim = optim
+            .load(path)
+            .map_err(|e| format!("optimizer state `{}`: {e}", path.display()))?;
+        Ok(())
     }
 }

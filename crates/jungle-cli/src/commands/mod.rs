@@ -8,3 +8,4 @@ pub mod net;
 pub mod perft;
 pub mod selfplay;
 pub mod shared;
+pub mod train;

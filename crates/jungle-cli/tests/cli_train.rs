@@ -1,0 +1,188 @@
+//! `jungle train` on the tiny config: checkpoints, matches, Elo, plots,
+//! resuming without repeating finished work; `jungle elo` refits.
+
+mod common;
+
+use common::jungle;
+
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("jungle-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+const TINY: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../configs/tiny.toml");
+
+fn state(dir: &std::path::Path) -> serde_json::Value {
+    let text = std::fs::read_to_string(dir.join("checkpoints/t/state.json")).unwrap();
+    serde_json::from_str(&text).unwrap()
+}
+
+#[test]
+fn a_tiny_run_resumes_where_it_stopped_and_writes_its_reports() {
+    let root = temp_dir("train");
+    // "Interrupted" after the first generation: a one-generation config.
+    let one = root.join("one.toml");
+    std::fs::write(
+        &one,
+        std::fs::read_to_string(TINY)
+            .unwrap()
+            .replace("generations = 2", "generations = 1"),
+    )
+    .unwrap();
+    let (ok, stdout, stderr) = jungle(&[
+        "train",
+        "--config",
+        one.to_str().unwrap(),
+        "--root",
+        root.to_str().unwrap(),
+        "--run",
+        "t",
+    ]);
+    assert!(ok, "{stderr}");
+    assert!(stdout.contains("gen   1"), "{stdout}");
+    let after_one = state(&root);
+    assert_eq!(after_one["generation"], 1);
+    let games_one = after_one["games"].as_u64().unwrap();
+    let matches_one = std::fs::read_to_string(root.join("checkpoints/t/matches.jsonl"))
+        .unwrap()
+        .lines()
+        .count();
+
+    // The full tiny config continues with generation 2 only.
+    let (ok, stdout, stderr) = jungle(&[
+        "train",
+        "--config",
+        TINY,
+        "--root",
+        root.to_str().unwrap(),
+        "--run",
+        "t",
+    ]);
+    assert!(ok, "{stderr}");
+    assert!(
+        stdout.contains("resuming run `t` after generation 1"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("gen   2") && !stdout.contains("gen   1 "),
+        "{stdout}"
+    );
+    let after_two = state(&root);
+    assert_eq!(after_two["generation"], 2);
+    assert_eq!(after_two["games"].as_u64().unwrap(), 2 * games_one);
+    assert_eq!(
+        after_two["checkpoints"].as_array().unwrap().len(),
+        3,
+        "step 0 and one per generation"
+    );
+    let ck = root.join("checkpoints/t");
+    let checkpoints = std::fs::read_dir(&ck)
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .path()
+                .to_string_lossy()
+                .ends_with(".bpk")
+                && !e
+                    .as_ref()
+                    .unwrap()
+                    .path()
+                    .to_string_lossy()
+                    .contains("optim")
+        })
+        .count();
+    assert_eq!(checkpoints, 3);
+    let matches_two = std::fs::read_to_string(ck.join("matches.jsonl"))
+        .unwrap()
+        .lines()
+        .count();
+    // Generation 2 adds: 2 games vs the previous checkpoint, 2 vs each of 2 anchors.
+    assert_eq!(matches_two - matches_one, 6);
+    for file in [
+        "elo.png",
+        "elo.svg",
+        "elo-hours.png",
+        "elo-hours.svg",
+        "loss.png",
+        "loss.svg",
+        "elo.csv",
+    ] {
+        assert!(
+            std::fs::metadata(ck.join(file)).unwrap().len() > 100,
+            "{file}"
+        );
+    }
+    assert!(
+        std::fs::read_dir(root.join("data/t/shards"))
+            .unwrap()
+            .count()
+            >= 2
+    );
+
+    // `jungle elo` refits the same table.
+    std::fs::remove_file(ck.join("elo.csv")).unwrap();
+    let (ok, stdout, stderr) = jungle(&["elo", "--run", "t", "--root", root.to_str().unwrap()]);
+    assert!(ok, "{stderr}");
+    assert!(
+        stdout.contains("random") && stdout.contains("step:0"),
+        "{stdout}"
+    );
+    let csv = std::fs::read_to_string(ck.join("elo.csv")).unwrap();
+    assert!(
+        csv.starts_with("player,games,elo,stderr") && csv.contains("random,"),
+        "{csv}"
+    );
+    std::fs::remove_dir_all(root).unwrap();
+}
+
+#[test]
+fn bad_training_input_is_a_clear_error() {
+    let root = temp_dir("train-bad");
+    let cfg = root.join("bad.toml");
+    std::fs::write(
+        &cfg,
+        std::fs::read_to_string(TINY)
+            .unwrap()
+            .replace("batch_size = 32", "batch_sise = 32"),
+    )
+    .unwrap();
+    let (ok, _, stderr) = jungle(&[
+        "train",
+        "--config",
+        cfg.to_str().unwrap(),
+        "--root",
+        root.to_str().unwrap(),
+    ]);
+    assert!(!ok);
+    assert!(
+        stderr.contains("bad.toml") && stderr.contains("batch_sise"),
+        "{stderr}"
+    );
+    std::fs::write(
+        &cfg,
+        std::fs::read_to_string(TINY).unwrap().replace(
+            "anchors = [\"random\", \"greedy\"]",
+            "anchors = [\"greedy\"]",
+        ),
+    )
+    .unwrap();
+    let (ok, _, stderr) = jungle(&[
+        "train",
+        "--config",
+        cfg.to_str().unwrap(),
+        "--root",
+        root.to_str().unwrap(),
+    ]);
+    assert!(!ok);
+    assert!(stderr.contains("random"), "{stderr}");
+    let (ok, _, stderr) = jungle(&["elo", "--run", "nothing", "--root", root.to_str().unwrap()]);
+    assert!(!ok);
+    assert!(
+        stderr.contains("nothing") && stderr.contains("state.json"),
+        "{stderr}"
+    );
+    std::fs::remove_dir_all(root).unwrap();
+}

@@ -1,0 +1,225 @@
+//! The training config: `[run]`, `[net]`, `[selfplay]`, `[train]`, `[eval]`.
+//! `configs/default.toml` is embedded in the binary; `configs/tiny.toml` is
+//! for smoke runs and tests.
+
+use jungle_net::NetConfig;
+use jungle_selfplay::SelfPlayConfig;
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// The embedded default config (`configs/default.toml`).
+pub const DEFAULT_CONFIG: &str = include_str!("../../../configs/default.toml");
+/// The embedded tiny config (`configs/tiny.toml`).
+pub const TINY_CONFIG: &str = include_str!("../../../configs/tiny.toml");
+
+/// How long a run goes and under which rules.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RunSection {
+    /// Stop after this many generations (0 = no limit).
+    pub generations: u32,
+    /// Stop after this many minutes of wall-clock time, counted across
+    /// resumed runs (0 = no limit); the generation under way is finished.
+    pub minutes: f64,
+    /// Self-play games per generation.
+    pub games_per_generation: u64,
+    /// Rule set: a preset name or a toml path.
+    pub variant: String,
+    /// Seed of everything (each generation's seeds derive from it).
+    pub seed: u64,
+}
+
+/// The network's architecture.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NetSection {
+    /// Residual blocks.
+    pub blocks: usize,
+    /// Trunk channels.
+    pub filters: usize,
+    /// Every n-th block has a global-pooling bias (0 = none).
+    #[serde(default)]
+    pub global_pool_every: usize,
+    /// Policy head channels.
+    pub policy_filters: usize,
+    /// Value head channels.
+    pub value_filters: usize,
+    /// Value head hidden width.
+    pub value_hidden: usize,
+}
+
+impl NetSection {
+    /// The burn config.
+    pub fn to_config(&self) -> NetConfig {
+        NetConfig::new()
+            .with_blocks(self.blocks)
+            .with_filters(self.filters)
+            .with_global_pool_every(self.global_pool_every)
+            .with_policy_filters(self.policy_filters)
+            .with_value_filters(self.value_filters)
+            .with_value_hidden(self.value_hidden)
+    }
+}
+
+/// The optimiser and the replay window.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TrainSection {
+    /// Positions per step.
+    pub batch_size: usize,
+    /// Adam learning rate.
+    pub learning_rate: f64,
+    /// Decoupled weight decay.
+    pub weight_decay: f32,
+    /// Smallest replay window, in positions.
+    pub window_min_positions: usize,
+    /// The window grows by this share of every position ever generated
+    /// (KataGo-style), up to `window_max_positions`.
+    pub window_growth: f64,
+    /// Largest replay window, in positions.
+    pub window_max_positions: usize,
+    /// Each new position is trained on this many times on average: steps per
+    /// generation = new positions x reuse / batch size.
+    pub sample_reuse: f64,
+    /// Fewest and most steps per generation.
+    pub min_steps: usize,
+    /// Most steps per generation.
+    pub max_steps: usize,
+}
+
+/// Evaluation matches after each generation.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EvalSection {
+    /// Games against the previous checkpoint.
+    pub games_vs_previous: u32,
+    /// Games against each anchor.
+    pub games_vs_anchors: u32,
+    /// Fixed players (`random` is the Elo anchor at 0 and must be listed).
+    pub anchors: Vec<String>,
+    /// Simulations per move of the network players.
+    pub simulations: u32,
+    /// Random plies before the players take over.
+    pub opening_plies: u32,
+}
+
+/// A whole training config.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TrainConfig {
+    /// Length, rules, seed.
+    pub run: RunSection,
+    /// Architecture.
+    pub net: NetSection,
+    /// Self-play.
+    pub selfplay: SelfPlayConfig,
+    /// Optimiser and window.
+    pub train: TrainSection,
+    /// Evaluation.
+    pub eval: EvalSection,
+}
+
+impl TrainConfig {
+    /// Parses config text; `origin` names it in errors.
+    pub fn from_toml(text: &str, origin: &str) -> Result<TrainConfig, String> {
+        let cfg: TrainConfig = toml::from_str(text)
+            .map_err(|e| format!("config `{origin}`: {}", e.message().trim()))?;
+        cfg.validate()
+            .map_err(|e| format!("config `{origin}`: {e}"))?;
+        Ok(cfg)
+    }
+
+    /// Reads a config file.
+    pub fn from_file(path: &Path) -> Result<TrainConfig, String> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("config `{}`: {e}", path.display()))?;
+        TrainConfig::from_toml(&text, &path.display().to_string())
+    }
+
+    /// The embedded default config.
+    pub fn default_config() -> TrainConfig {
+        TrainConfig::from_toml(DEFAULT_CONFIG, "configs/default.toml (embedded)")
+            .expect("the default config is valid")
+    }
+
+    /// Checks the values; the message names the section and key.
+    pub fn validate(&self) -> Result<(), String> {
+        if self.run.generations == 0 && self.run.minutes <= 0.0 {
+            return Err("[run] set `generations` or `minutes`, or the run never ends".into());
+        }
+        if self.run.games_per_generation == 0 {
+            return Err("[run] `games_per_generation` must be at least 1".into());
+        }
+        self.net
+            .to_config()
+            .validate()
+            .map_err(|e| format!("[net] {e}"))?;
+        self.selfplay
+            .validate()
+            .map_err(|e| format!("[selfplay] {e}"))?;
+        let t = &self.train;
+        if t.batch_size == 0
+            || t.learning_rate.is_nan()
+            || t.learning_rate <= 0.0
+            || t.sample_reuse <= 0.0
+        {
+            return Err(
+                "[train] `batch_size`, `learning_rate` and `sample_reuse` must be positive".into(),
+            );
+        }
+        if t.window_min_positions == 0 || t.window_max_positions < t.window_min_positions {
+            return Err(
+                "[train] expected 0 < `window_min_positions` <= `window_max_positions`".into(),
+            );
+        }
+        if t.min_steps > t.max_steps {
+            return Err("[train] `min_steps` is above `max_steps`".into());
+        }
+        if !self.eval.anchors.iter().any(|a| a == "random") {
+            return Err("[eval] `anchors` must include `random`, the Elo anchor".into());
+        }
+        for a in &self.eval.anchors {
+            a.parse::<jungle_mcts::BaselineSpec>()
+                .map_err(|e| format!("[eval] anchors: {e}"))?;
+        }
+        if self.eval.simulations == 0 {
+            return Err("[eval] `simulations` must be at least 1".into());
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_committed_configs_are_valid() {
+        let default = TrainConfig::default_config();
+        assert!(default.run.minutes > 0.0);
+        assert_eq!(
+            default.eval.anchors,
+            ["random", "greedy", "alphabeta:2", "alphabeta:4"]
+        );
+        let tiny = TrainConfig::from_toml(TINY_CONFIG, "tiny").unwrap();
+        assert_eq!(tiny.run.generations, 2);
+    }
+
+    #[test]
+    fn errors_name_the_config_and_the_problem() {
+        let e = TrainConfig::from_toml(
+            &TINY_CONFIG.replace("generations = 2", "generations = 0"),
+            "x.toml",
+        )
+        .unwrap_err();
+        assert!(e.contains("x.toml") && e.contains("never ends"), "{e}");
+        let e =
+            TrainConfig::from_toml(&TINY_CONFIG.replace("filters = 8", "filters = 0"), "x.toml")
+                .unwrap_err();
+        assert!(e.contains("[net]") && e.contains("filters"), "{e}");
+        let e =
+            TrainConfig::from_toml(&TINY_CONFIG.replace("\"greedy\"]", "\"grumpy\"]"), "x.toml")
+                .unwrap_err();
+        assert!(e.contains("grumpy"), "{e}");
+    }
+}

@@ -1,0 +1,115 @@
+//! `matches.jsonl`: every evaluation game, one JSON object per line,
+//! append-only; Elo is always refitted from it.
+
+use crate::elo::GameResult;
+use serde::{Deserialize, Serialize};
+use std::io::Write;
+use std::path::Path;
+
+/// One evaluation game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MatchLine {
+    /// Generation whose evaluation played it.
+    pub generation: u32,
+    /// Player A (a checkpoint `step:N` or an anchor spec).
+    pub a: String,
+    /// Player B.
+    pub b: String,
+    /// A's score: 1, 0.5 or 0.
+    pub score_a: f64,
+    /// Length in plies.
+    pub plies: u32,
+    /// End reason.
+    pub reason: String,
+}
+
+impl MatchLine {
+    /// As an Elo fitting input.
+    pub fn result(&self) -> GameResult {
+        GameResult {
+            a: self.a.clone(),
+            b: self.b.clone(),
+            score_a: self.score_a,
+        }
+    }
+}
+
+/// Appends `lines` with one write, so a match is appended whole or (if the
+/// process is killed mid-write) leaves at most one unterminated line.
+pub fn append_matches(path: &Path, lines: &[MatchLine]) -> Result<(), String> {
+    let mut text = String::new();
+    for line in lines {
+        text.push_str(&serde_json::to_string(line).expect("serialises"));
+        text.push('\n');
+    }
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    file.write_all(text.as_bytes())
+        .and_then(|_| file.sync_data())
+        .map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Reads every line; a missing file is empty. A malformed line is an error
+/// naming the file and line, except an unterminated last line (a write cut
+/// short by a kill), which is skipped and counted in the second value.
+pub fn read_matches(path: &Path) -> Result<(Vec<MatchLine>, usize), String> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((Vec::new(), 0)),
+        Err(e) => return Err(format!("{}: {e}", path.display())),
+    };
+    let mut out = Vec::new();
+    let mut skipped = 0;
+    let terminated = text.ends_with('\n');
+    let lines: Vec<&str> = text.lines().collect();
+    for (i, line) in lines.iter().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        match serde_json::from_str::<MatchLine>(line) {
+            Ok(m) => out.push(m),
+            Err(_) if i + 1 == lines.len() && !terminated => skipped += 1,
+            Err(e) => return Err(format!("{} line {}: {e}", path.display(), i + 1)),
+        }
+    }
+    Ok((out, skipped))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_round_trip_and_a_cut_last_line_is_skipped() {
+        let dir = std::env::temp_dir().join(format!("jungle-matches-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("matches.jsonl");
+        let _ = std::fs::remove_file(&path);
+        let line = MatchLine {
+            generation: 1,
+            a: "step:10".into(),
+            b: "random".into(),
+            score_a: 1.0,
+            plies: 40,
+            reason: "den".into(),
+        };
+        append_matches(&path, &[line.clone(), line.clone()]).unwrap();
+        assert_eq!(
+            read_matches(&path).unwrap(),
+            (vec![line.clone(), line.clone()], 0)
+        );
+        let mut f = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .unwrap();
+        f.write_all(b"{\"generation\": 2, \"a\"").unwrap();
+        assert_eq!(read_matches(&path).unwrap().1, 1);
+        std::fs::write(&path, "{\"bad\": 1}\n").unwrap();
+        assert!(read_matches(&path).unwrap_err().contains("line 1"));
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+}

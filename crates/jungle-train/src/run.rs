@@ -1,0 +1,534 @@
+//! The main job: generations of self-play -> training -> evaluation, with
+//! checkpoints, `matches.jsonl`, Elo and plots, resumable at any point.
+//!
+//! Layout for a run NAME under ROOT: shards in `ROOT/data/NAME/shards/`;
+//! checkpoints (`<step>.bpk`, `<step>.json`, `<step>.optim.bpk`),
+//! `state.json`, `matches.jsonl`, `elo.csv` and the plots in
+//! `ROOT/checkpoints/NAME/`. `state.json` is rewritten (atomically) after
+//! each finished phase; a killed run restarts from the last checkpoint it
+//! names, keeping every shard written since.
+
+use crate::config::TrainConfig;
+use crate::elo::{fit_elo, Rating};
+use crate::matches::{append_matches, read_matches, MatchLine};
+use crate::plots::{plot_elo, plot_losses, EloPoint, LossPoint};
+use crate::step::{Losses, Trainer};
+use crate::window::{window_size, ReplayWindow};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use jungle_mcts::arena::{derive_seed, run_match, ArenaConfig};
+use jungle_mcts::{BaselineSpec, PlayerFactory};
+use jungle_net::{
+    cpu_device, load_checkpoint, save_checkpoint, CheckpointMeta, NetEvaluator, NetSpec,
+};
+use jungle_rules::Rules;
+use jungle_selfplay::{run_selfplay, SelfPlayStats};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::Ordering;
+use std::time::Instant;
+
+/// A checkpoint of the run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CheckpointInfo {
+    /// Generation that produced it (0 = the initial network).
+    pub generation: u32,
+    /// Training step.
+    pub step: u64,
+    /// Hours of run time when it was written.
+    pub hours: f64,
+    /// Self-play games played before it.
+    pub games: u64,
+    /// Training samples seen.
+    pub samples_seen: u64,
+}
+
+/// Mean losses of one generation's training.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LossRecord {
+    /// Generation.
+    pub generation: u32,
+    /// Step at its end.
+    pub step: u64,
+    /// Mean policy loss.
+    pub policy: f32,
+    /// Mean value loss.
+    pub value: f32,
+    /// Mean moves-left loss.
+    pub moves_left: f32,
+}
+
+/// Everything needed to resume a run (`state.json`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RunState {
+    /// The config the run was started with.
+    pub config: TrainConfig,
+    /// Last finished generation.
+    pub generation: u32,
+    /// Training steps taken (names the current checkpoint).
+    pub step: u64,
+    /// Samples trained on.
+    pub samples_seen: u64,
+    /// Self-play games played.
+    pub games: u64,
+    /// Training positions ever generated.
+    pub positions_ever: u64,
+    /// Run time so far (finished phases, across resumes).
+    pub seconds: f64,
+    /// Every checkpoint.
+    pub checkpoints: Vec<CheckpointInfo>,
+    /// Losses per generation.
+    pub losses: Vec<LossRecord>,
+}
+
+/// Where a run lives.
+#[derive(Clone, Debug)]
+pub struct RunPaths {
+    /// `ROOT/data/NAME/shards`.
+    pub shards: PathBuf,
+    /// `ROOT/checkpoints/NAME`.
+    pub checkpoints: PathBuf,
+}
+
+impl RunPaths {
+    /// The paths of run `name` under `root`.
+    pub fn new(root: &Path, name: &str) -> RunPaths {
+        RunPaths {
+            shards: root.join("data").join(name).join("shards"),
+            checkpoints: root.join("checkpoints").join(name),
+        }
+    }
+
+    /// Checkpoint prefix of a step.
+    pub fn checkpoint(&self, step: u64) -> PathBuf {
+        self.checkpoints.join(format!("{step:08}"))
+    }
+
+    fn state(&self) -> PathBuf {
+        self.checkpoints.join("state.json")
+    }
+
+    /// `matches.jsonl`.
+    pub fn matches(&self) -> PathBuf {
+        self.checkpoints.join("matches.jsonl")
+    }
+}
+
+/// The Elo player name of a checkpoint.
+pub fn player_name(step: u64) -> String {
+    format!("step:{step}")
+}
+
+fn write_json_atomically<T: Serialize>(path: &Path, value: &T) -> Result<(), String> {
+    let tmp = path.with_extension("json.tmp");
+    let text = serde_json::to_string_pretty(value).expect("serialises");
+    std::fs::write(&tmp, text).map_err(|e| format!("{}: {e}", tmp.display()))?;
+    std::fs::rename(&tmp, path).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+fn bar(len: u64, template: &str, quiet: bool) -> ProgressBar {
+    let bar = ProgressBar::new(len);
+    if quiet {
+        bar.set_draw_target(ProgressDrawTarget::hidden());
+    }
+    bar.set_style(ProgressStyle::with_template(template).expect("valid template"));
+    bar
+}
+
+/// A training run.
+pub struct Run {
+    config: TrainConfig,
+    rules: Rules,
+    paths: RunPaths,
+    state: RunState,
+    trainer: Trainer,
+    quiet: bool,
+}
+
+impl Run {
+    /// Opens run `name` under `root`: resumes it if `state.json` exists (the
+    /// architecture and rule set must match `config`), else starts it from a
+    /// freshly initialised network (checkpoint step 0).
+    pub fn open(root: &Path, name: &str, config: TrainConfig, quiet: bool) -> Result<Run, String> {
+        config.validate()?;
+        let paths = RunPaths::new(root, name);
+        for dir in [&paths.shards, &paths.checkpoints] {
+            std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        }
+        let rules = Rules::load(&config.run.variant).map_err(|e| e.to_string())?;
+        let device = cpu_device();
+        let state_path = paths.state();
+        let (state, trainer) = if state_path.exists() {
+            let text = std::fs::read_to_string(&state_path)
+                .map_err(|e| format!("{}: {e}", state_path.display()))?;
+            let state: RunState = serde_json::from_str(&text)
+                .map_err(|e| format!("{}: {e}", state_path.display()))?;
+            if state.config.net != config.net || state.config.run.variant != config.run.variant {
+                return Err(format!(
+                    "run `{name}` was started with another network or variant ({}); use another --run name",
+                    state_path.display()
+                ));
+            }
+            let prefix = paths.checkpoint(state.step);
+            // Loaded straight onto the autodiff device, so its parameters
+            // are tracked for training.
+            let autodiff = device.clone().autodiff();
+            let ck = load_checkpoint(&prefix, &autodiff).map_err(|e| e.to_string())?;
+            let mut trainer = Trainer::from_net(
+                ck.net,
+                &autodiff,
+                config.train.learning_rate,
+                config.train.weight_decay,
+            );
+            let optim = prefix.with_extension("optim.bpk");
+            if optim.exists() {
+                trainer.load_optimizer(&optim)?;
+            }
+            (state, trainer)
+        } else {
+            device.seed(config.run.seed);
+            let trainer = Trainer::new(
+                &config.net.to_config(),
+                &device,
+                config.train.learning_rate,
+                config.train.weight_decay,
+            );
+            let state = RunState {
+                config: config.clone(),
+                generation: 0,
+                step: 0,
+                samples_seen: 0,
+                games: 0,
+                positions_ever: 0,
+                seconds: 0.0,
+                checkpoints: Vec::new(),
+                losses: Vec::new(),
+            };
+            (state, trainer)
+        };
+        let mut run = Run {
+            config,
+            rules,
+            paths,
+            state,
+            trainer,
+            quiet,
+        };
+        if run.state.checkpoints.is_empty() {
+            run.save_checkpoint()?;
+        }
+        Ok(run)
+    }
+
+    /// The run's state.
+    pub fn state(&self) -> &RunState {
+        &self.state
+    }
+
+    /// The run's paths.
+    pub fn paths(&self) -> &RunPaths {
+        &self.paths
+    }
+
+    fn save_checkpoint(&mut self) -> Result<(), String> {
+        let prefix = self.paths.checkpoint(self.state.step);
+        let meta = CheckpointMeta::new(
+            self.config.net.to_config(),
+            self.rules.clone(),
+            self.state.step,
+            self.state.samples_seen,
+        );
+        save_checkpoint(&prefix, &self.trainer.inference_net(), &meta)
+            .map_err(|e| e.to_string())?;
+        if self.state.step > 0 {
+            self.trainer
+                .save_optimizer(&prefix.with_extension("optim.bpk"))?;
+        }
+        self.state.checkpoints.push(CheckpointInfo {
+            generation: self.state.generation,
+            step: self.state.step,
+            hours: self.state.seconds / 3600.0,
+            games: self.state.games,
+            samples_seen: self.state.samples_seen,
+        });
+        write_json_atomically(&self.paths.state(), &self.state)
+    }
+
+    fn finished(&self) -> bool {
+        let run = &self.config.run;
+        (run.generations > 0 && self.state.generation >= run.generations)
+            || (run.minutes > 0.0 && self.state.seconds / 60.0 >= run.minutes)
+    }
+
+    /// Runs generations until the config's limit; returns the final Elo table.
+    pub fn run(&mut self) -> Result<Vec<Rating>, String> {
+        self.evaluate_if_needed()?;
+        while !self.finished() {
+            self.generation()?;
+        }
+        self.report()
+    }
+
+    /// Evaluates the current checkpoint unless `matches.jsonl` already has its games.
+    fn evaluate_if_needed(&mut self) -> Result<(), String> {
+        let name = player_name(self.state.step);
+        let (lines, _) = read_matches(&self.paths.matches())?;
+        if !lines.iter().any(|m| m.a == name || m.b == name) {
+            let started = Instant::now();
+            self.evaluate()?;
+            self.state.seconds += started.elapsed().as_secs_f64();
+            write_json_atomically(&self.paths.state(), &self.state)?;
+        }
+        Ok(())
+    }
+
+    /// One generation: self-play, training, checkpoint, evaluation, report.
+    fn generation(&mut self) -> Result<(), String> {
+        let gen = self.state.generation + 1;
+        let cfg = self.config.clone();
+        let started = Instant::now();
+
+        // Self-play with the current network.
+        let net = self.trainer.inference_net();
+        let workers = cfg.selfplay.worker_count();
+        let evaluators: Vec<NetEvaluator> = (0..workers)
+            .map(|_| NetEvaluator::new(&net, self.rules.clone()))
+            .collect();
+        let stats = SelfPlayStats::default();
+        let sp_bar = bar(
+            cfg.run.games_per_generation,
+            &format!("gen {gen} self-play {{bar:30}} {{pos}}/{{len}} games [{{elapsed}} < {{eta}}] {{msg}}"),
+            self.quiet,
+        );
+        run_selfplay(
+            &cfg.selfplay,
+            &self.rules,
+            evaluators,
+            cfg.run.games_per_generation,
+            &self.paths.shards,
+            derive_seed(cfg.run.seed, gen as u64, 1),
+            &player_name(self.state.step),
+            &stats,
+            &|s| {
+                sp_bar.set_position(s.games.load(Ordering::Relaxed));
+                sp_bar.set_message(format!("{} positions", s.positions.load(Ordering::Relaxed)));
+            },
+        )
+        .map_err(|e| e.to_string())?;
+        sp_bar.finish_and_clear();
+        let new_positions = stats.positions.load(Ordering::Relaxed);
+        self.state.games += stats.games.load(Ordering::Relaxed);
+        self.state.positions_ever += new_positions;
+
+        // Training on the replay window.
+        let t = &cfg.train;
+        let size = window_size(
+            t.window_min_positions,
+            t.window_growth,
+            t.window_max_positions,
+            self.state.positions_ever,
+        );
+        let window = ReplayWindow::load(&self.paths.shards, &self.rules, size)?;
+        let steps = ((new_positions as f64 * t.sample_reuse / t.batch_size as f64).ceil() as usize)
+            .clamp(t.min_steps, t.max_steps);
+        let mut rng = ChaCha8Rng::seed_from_u64(derive_seed(cfg.run.seed, gen as u64, 2));
+        let train_bar = bar(
+            steps as u64,
+            &format!("gen {gen} training  {{bar:30}} {{pos}}/{{len}} steps [{{elapsed}} < {{eta}}] {{msg}}"),
+            self.quiet,
+        );
+        let mut sum = Losses::default();
+        if !window.is_empty() {
+            for _ in 0..steps {
+                let l = self.trainer.step(&window.batch(&mut rng, t.batch_size));
+                sum.policy += l.policy;
+                sum.value += l.value;
+                sum.moves_left += l.moves_left;
+                train_bar.inc(1);
+                train_bar.set_message(format!("policy {:.3} value {:.3}", l.policy, l.value));
+            }
+            self.state.step += steps as u64;
+            self.state.samples_seen += (steps * t.batch_size) as u64;
+        }
+        train_bar.finish_and_clear();
+        let n = steps.max(1) as f32;
+        self.state.losses.push(LossRecord {
+            generation: gen,
+            step: self.state.step,
+            policy: sum.policy / n,
+            value: sum.value / n,
+            moves_left: sum.moves_left / n,
+        });
+        self.state.generation = gen;
+        self.state.seconds += started.elapsed().as_secs_f64();
+        self.save_checkpoint()?;
+
+        let eval_started = Instant::now();
+        self.evaluate()?;
+        self.state.seconds += eval_started.elapsed().as_secs_f64();
+        write_json_atomically(&self.paths.state(), &self.state)?;
+        let ratings = self.report()?;
+        if !self.quiet {
+            self.print_generation(&stats, window.len(), steps, &ratings);
+        }
+        Ok(())
+    }
+
+    /// Matches of the current checkpoint against the previous one and the anchors.
+    fn evaluate(&mut self) -> Result<(), String> {
+        let cfg = &self.config.eval;
+        let device = cpu_device();
+        let current_step = self.state.step;
+        let spec = |step: u64| -> Result<NetSpec, String> {
+            let text = format!(
+                "net:{}:{}",
+                self.paths.checkpoint(step).display(),
+                cfg.simulations
+            );
+            NetSpec::parse(&text, &device).map_err(|e| e.to_string())
+        };
+        let current = spec(current_step)?;
+        let previous = match self.state.checkpoints.iter().rev().nth(1) {
+            Some(p) if cfg.games_vs_previous > 0 => Some((p.step, spec(p.step)?)),
+            _ => None,
+        };
+        let mut opponents: Vec<(String, Box<dyn PlayerFactory>, u32)> = Vec::new();
+        if let Some((step, net)) = previous {
+            opponents.push((player_name(step), Box::new(net), cfg.games_vs_previous));
+        }
+        for anchor in &cfg.anchors {
+            let spec: BaselineSpec = anchor
+                .parse()
+                .map_err(|e: jungle_mcts::SpecError| e.to_string())?;
+            opponents.push((anchor.clone(), Box::new(spec), cfg.games_vs_anchors));
+        }
+        let total: u64 = opponents.iter().map(|o| o.2 as u64).sum();
+        let gen = self.state.generation;
+        let eval_bar = bar(total, &format!("gen {gen} evaluation {{bar:30}} {{pos}}/{{len}} games [{{elapsed}} < {{eta}}] {{msg}}"), self.quiet);
+        let me = player_name(current_step);
+        for (k, (name, opponent, games)) in opponents.iter().enumerate() {
+            if *games == 0 {
+                continue;
+            }
+            eval_bar.set_message(format!("vs {name}"));
+            let mut arena = ArenaConfig::new(
+                self.rules.clone(),
+                *games,
+                derive_seed(self.config.run.seed, gen as u64, 100 + k as u64),
+            );
+            arena.opening_plies = cfg.opening_plies;
+            let records = run_match(&current, opponent.as_ref(), &arena, &|_| eval_bar.inc(1));
+            let lines: Vec<MatchLine> = records
+                .iter()
+                .map(|r| MatchLine {
+                    generation: gen,
+                    a: me.clone(),
+                    b: name.clone(),
+                    score_a: r.score_for_a(),
+                    plies: r.plies,
+                    reason: r.reason_name().to_string(),
+                })
+                .collect();
+            append_matches(&self.paths.matches(), &lines)?;
+        }
+        eval_bar.finish_and_clear();
+        Ok(())
+    }
+
+    /// Refits Elo from `matches.jsonl`, writes `elo.csv` and the plots.
+    pub fn report(&self) -> Result<Vec<Rating>, String> {
+        report(&self.paths, &self.state)
+    }
+
+    fn print_generation(
+        &self,
+        stats: &SelfPlayStats,
+        window: usize,
+        steps: usize,
+        ratings: &[Rating],
+    ) {
+        let s = &self.state;
+        let l = s.losses.last().expect("a generation was trained");
+        let me = player_name(s.step);
+        let elo = ratings.iter().find(|r| r.player == me);
+        println!(
+            "gen {:>3} | {:>5} games ({} total), {} positions | window {} | {} steps -> step {} | loss policy {:.3} value {:.3} moves-left {:.3} | Elo {} | {:.1} min",
+            s.generation,
+            stats.games.load(Ordering::Relaxed),
+            s.games,
+            stats.positions.load(Ordering::Relaxed),
+            window,
+            steps,
+            s.step,
+            l.policy,
+            l.value,
+            l.moves_left,
+            elo.map_or("?".to_string(), |r| format!("{:+.0} +- {:.0}", r.elo, 1.96 * r.stderr)),
+            s.seconds / 60.0
+        );
+    }
+}
+
+/// Refits Elo for a run from its `matches.jsonl` (and its `state.json` for
+/// hours): writes `elo.csv`, `elo.png/svg`, `elo-hours.png/svg`,
+/// `loss.png/svg`, and returns the table.
+pub fn report(paths: &RunPaths, state: &RunState) -> Result<Vec<Rating>, String> {
+    let (lines, _) = read_matches(&paths.matches())?;
+    if lines.is_empty() {
+        return Ok(Vec::new());
+    }
+    let results: Vec<_> = lines.iter().map(MatchLine::result).collect();
+    let ratings =
+        fit_elo(&results, "random").map_err(|e| format!("{}: {e}", paths.matches().display()))?;
+    let mut csv = String::from("player,games,elo,stderr\n");
+    for r in &ratings {
+        csv.push_str(&format!(
+            "{},{},{:.1},{:.1}\n",
+            r.player, r.games, r.elo, r.stderr
+        ));
+    }
+    let csv_path = paths.checkpoints.join("elo.csv");
+    std::fs::write(&csv_path, csv).map_err(|e| format!("{}: {e}", csv_path.display()))?;
+    let points: Vec<EloPoint> = state
+        .checkpoints
+        .iter()
+        .filter_map(|c| {
+            let r = ratings.iter().find(|r| r.player == player_name(c.step))?;
+            Some(EloPoint {
+                step: c.step as f64,
+                hours: c.hours,
+                elo: r.elo,
+                ci95: 1.96 * r.stderr,
+            })
+        })
+        .collect();
+    let anchors: Vec<(String, f64)> = ratings
+        .iter()
+        .filter(|r| !r.player.starts_with("step:"))
+        .map(|r| (r.player.clone(), r.elo))
+        .collect();
+    plot_elo(&paths.checkpoints, &points, &anchors)?;
+    if !state.losses.is_empty() {
+        let losses: Vec<LossPoint> = state
+            .losses
+            .iter()
+            .map(|l| LossPoint {
+                step: l.step as f64,
+                policy: l.policy as f64,
+                value: l.value as f64,
+                moves_left: l.moves_left as f64,
+            })
+            .collect();
+        plot_losses(&paths.checkpoints, &losses)?;
+    }
+    Ok(ratings)
+}
+
+/// Reads a run's `state.json`.
+pub fn read_state(paths: &RunPaths) -> Result<RunState, String> {
+    let path = paths.state();
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
+}

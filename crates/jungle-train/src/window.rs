@@ -1,0 +1,81 @@
+//! The replay window: the newest positions of a run's shards, drawn from at
+//! random (with random mirroring) for each training batch.
+
+use crate::samples::{game_positions, Batch, TrainingPosition};
+use jungle_rules::Rules;
+use jungle_selfplay::{read_shard, shard_files};
+use rand::Rng;
+use std::path::Path;
+
+/// The newest positions, up to a size.
+pub struct ReplayWindow {
+    positions: Vec<TrainingPosition>,
+    rules: Rules,
+}
+
+/// The window size for a run that has made `positions_ever` positions:
+/// `min + growth x positions_ever`, capped at `max` (KataGo grows its window
+/// with the run the same way).
+pub fn window_size(min: usize, growth: f64, max: usize, positions_ever: u64) -> usize {
+    ((min as f64 + growth * positions_ever as f64) as usize).clamp(min, max)
+}
+
+impl ReplayWindow {
+    /// Reads shards from the newest back until `size` positions are in.
+    /// Shards of another rule set are an error.
+    pub fn load(dir: &Path, rules: &Rules, size: usize) -> Result<ReplayWindow, String> {
+        let mut files = shard_files(dir).map_err(|e| e.to_string())?;
+        files.reverse();
+        let mut positions = Vec::new();
+        for path in files {
+            if positions.len() >= size {
+                break;
+            }
+            let shard = read_shard(&path, Some(rules)).map_err(|e| e.to_string())?;
+            for game in shard.games.iter().rev() {
+                let mut found =
+                    game_positions(game, rules).map_err(|e| format!("{}: {e}", path.display()))?;
+                positions.append(&mut found);
+            }
+        }
+        positions.truncate(size);
+        Ok(ReplayWindow {
+            positions,
+            rules: rules.clone(),
+        })
+    }
+
+    /// Positions in the window.
+    pub fn len(&self) -> usize {
+        self.positions.len()
+    }
+
+    /// Whether the window is empty.
+    pub fn is_empty(&self) -> bool {
+        self.positions.is_empty()
+    }
+
+    /// A batch of `size` positions drawn uniformly (with replacement), each
+    /// mirrored with probability 1/2.
+    pub fn batch(&self, rng: &mut impl Rng, size: usize) -> Batch {
+        let samples: Vec<_> = (0..size)
+            .map(|_| {
+                let p = &self.positions[rng.random_range(0..self.positions.len())];
+                p.sample(&self.rules, rng.random::<bool>())
+            })
+            .collect();
+        Batch::new(&samples)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn window_grows_with_the_run_between_its_bounds() {
+        assert_eq!(window_size(1000, 0.25, 5000, 0), 1000);
+        assert_eq!(window_size(1000, 0.25, 5000, 8000), 3000);
+        assert_eq!(window_size(1000, 0.25, 5000, 1_000_000), 5000);
+    }
+}
