@@ -2,13 +2,7 @@
 
 mod common;
 
-use common::{json, jungle};
-
-fn temp_dir(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("jungle-cli-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use common::{json, jungle, temp_dir};
 
 #[test]
 fn init_writes_a_checkpoint_that_net_players_load() {

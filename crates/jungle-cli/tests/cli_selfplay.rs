@@ -2,14 +2,7 @@
 
 mod common;
 
-use common::jungle;
-
-fn temp_dir(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("jungle-cli-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use common::{jungle, temp_dir};
 
 const TINY_NET: &str =
     "blocks = 1\nfilters = 8\npolicy_filters = 4\nvalue_filters = 4\nvalue_hidden = 8\n";

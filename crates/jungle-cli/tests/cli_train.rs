@@ -3,16 +3,16 @@
 
 mod common;
 
-use common::jungle;
-
-fn temp_dir(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("jungle-cli-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use common::{jungle, temp_dir};
 
 const TINY: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../configs/tiny.toml");
+
+/// Writes the tiny config with `from` replaced by `to` to `path`.
+fn tiny_with(path: &std::path::Path, from: &str, to: &str) {
+    let text = std::fs::read_to_string(TINY).unwrap();
+    assert!(text.contains(from), "{from}");
+    std::fs::write(path, text.replace(from, to)).unwrap();
+}
 
 fn state(dir: &std::path::Path) -> serde_json::Value {
     let text = std::fs::read_to_string(dir.join("checkpoints/t/state.json")).unwrap();
@@ -24,13 +24,7 @@ fn a_tiny_run_resumes_where_it_stopped_and_writes_its_reports() {
     let root = temp_dir("train");
     // "Interrupted" after the first generation: a one-generation config.
     let one = root.join("one.toml");
-    std::fs::write(
-        &one,
-        std::fs::read_to_string(TINY)
-            .unwrap()
-            .replace("generations = 2", "generations = 1"),
-    )
-    .unwrap();
+    tiny_with(&one, "generations = 2", "generations = 1");
     let (ok, stdout, stderr) = jungle(&[
         "train",
         "--config",
@@ -142,13 +136,7 @@ fn a_tiny_run_resumes_where_it_stopped_and_writes_its_reports() {
 fn bad_training_input_is_a_clear_error() {
     let root = temp_dir("train-bad");
     let cfg = root.join("bad.toml");
-    std::fs::write(
-        &cfg,
-        std::fs::read_to_string(TINY)
-            .unwrap()
-            .replace("batch_size = 32", "batch_sise = 32"),
-    )
-    .unwrap();
+    tiny_with(&cfg, "batch_size = 32", "batch_sise = 32");
     let (ok, _, stderr) = jungle(&[
         "train",
         "--config",
@@ -161,14 +149,11 @@ fn bad_training_input_is_a_clear_error() {
         stderr.contains("bad.toml") && stderr.contains("batch_sise"),
         "{stderr}"
     );
-    std::fs::write(
+    tiny_with(
         &cfg,
-        std::fs::read_to_string(TINY).unwrap().replace(
-            "anchors = [\"random\", \"greedy\"]",
-            "anchors = [\"greedy\"]",
-        ),
-    )
-    .unwrap();
+        "anchors = [\"random\", \"greedy\"]",
+        "anchors = [\"greedy\"]",
+    );
     let (ok, _, stderr) = jungle(&[
         "train",
         "--config",

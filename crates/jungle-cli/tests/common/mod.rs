@@ -22,3 +22,11 @@ pub fn json(args: &[&str]) -> serde_json::Value {
     assert!(ok, "{stderr}");
     serde_json::from_str(stdout.trim()).expect("one JSON object")
 }
+
+/// A fresh, empty scratch directory for one test.
+pub fn temp_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("jungle-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
