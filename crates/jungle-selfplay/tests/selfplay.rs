@@ -8,7 +8,7 @@ use jungle_selfplay::shard::encode_shard;
 use jungle_selfplay::{
     read_shard, run_selfplay, shard_files, shard_stats, verify_game, SelfPlayConfig, SelfPlayStats,
 };
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 fn tiny_net() -> PolicyValueNet {
     let device = cpu_device();
@@ -42,7 +42,7 @@ fn temp_dir(name: &str) -> PathBuf {
 }
 
 fn play<E: Evaluator + Send>(
-    dir: &PathBuf,
+    dir: &Path,
     cfg: &SelfPlayConfig,
     evaluator: E,
     games: u64,
@@ -115,7 +115,7 @@ fn replays_reproduce_results_and_targets_are_distributions() {
             assert!(game
                 .moves
                 .iter()
-                .all(|m| m.full_search == !m.target.is_empty() || !m.full_search));
+                .all(|m| m.full_search != m.target.is_empty()));
         }
     }
     assert_eq!(targets as u64, stats.positions);
