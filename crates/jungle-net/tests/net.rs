@@ -47,6 +47,31 @@ fn positions(n: usize) -> Vec<Position> {
     out
 }
 
+/// The legal moves of each position (the storage `inputs` borrows from).
+fn legal_moves(positions: &[Position]) -> Vec<Vec<jungle_rules::Move>> {
+    let rules = Rules::default();
+    positions
+        .iter()
+        .map(|p| p.legal_moves(&rules).to_vec())
+        .collect()
+}
+
+/// Evaluator inputs for positions seen for the first time.
+fn inputs<'a>(
+    positions: &'a [Position],
+    moves: &'a [Vec<jungle_rules::Move>],
+) -> Vec<EvalInput<'a>> {
+    positions
+        .iter()
+        .zip(moves)
+        .map(|(p, m)| EvalInput {
+            position: p,
+            legal_moves: m,
+            repetitions: 1,
+        })
+        .collect()
+}
+
 fn planes(pos: &Position) -> Vec<f32> {
     let mut out = vec![0.0; INPUT_LEN];
     encode(pos, 1, &Rules::default(), &mut out);
@@ -108,19 +133,8 @@ fn evaluator_masks_illegal_moves_and_batches_like_singles() {
     let rules = Rules::default();
     let mut evaluator = NetEvaluator::new(&net, rules.clone());
     let positions = positions(12);
-    let moves: Vec<Vec<_>> = positions
-        .iter()
-        .map(|p| p.legal_moves(&rules).to_vec())
-        .collect();
-    let inputs: Vec<EvalInput<'_>> = positions
-        .iter()
-        .zip(&moves)
-        .map(|(p, m)| EvalInput {
-            position: p,
-            legal_moves: m,
-            repetitions: 1,
-        })
-        .collect();
+    let moves = legal_moves(&positions);
+    let inputs = inputs(&positions, &moves);
     let batch = evaluator.evaluate(&inputs);
     for (i, input) in inputs.iter().enumerate() {
         let single = evaluator.evaluate(std::slice::from_ref(input));
@@ -160,16 +174,8 @@ fn saved_and_loaded_networks_give_identical_outputs() {
     let loaded = load_checkpoint(&dir.join("000000.json"), &device).unwrap();
     assert_eq!(loaded.meta.net, tiny());
     let pos = positions(5);
-    let moves: Vec<Vec<_>> = pos.iter().map(|p| p.legal_moves(&rules).to_vec()).collect();
-    let inputs: Vec<EvalInput<'_>> = pos
-        .iter()
-        .zip(&moves)
-        .map(|(p, m)| EvalInput {
-            position: p,
-            legal_moves: m,
-            repetitions: 1,
-        })
-        .collect();
+    let moves = legal_moves(&pos);
+    let inputs = inputs(&pos, &moves);
     let a = NetEvaluator::new(&net, rules.clone()).evaluate(&inputs);
     let b = NetEvaluator::new(&loaded.net, rules).evaluate(&inputs);
     assert_eq!(a, b);

@@ -276,10 +276,7 @@ impl Run {
         let name = player_name(self.state.step);
         let (lines, _) = read_matches(&self.paths.matches())?;
         if !lines.iter().any(|m| m.a == name || m.b == name) {
-            let started = Instant::now();
-            self.evaluate()?;
-            self.state.seconds += started.elapsed().as_secs_f64();
-            write_json_atomically(&self.paths.state(), &self.state)?;
+            self.evaluate_and_record()?;
         }
         Ok(())
     }
@@ -365,15 +362,21 @@ impl Run {
         self.state.seconds += started.elapsed().as_secs_f64();
         self.save_checkpoint()?;
 
-        let eval_started = Instant::now();
-        self.evaluate()?;
-        self.state.seconds += eval_started.elapsed().as_secs_f64();
-        write_json_atomically(&self.paths.state(), &self.state)?;
+        self.evaluate_and_record()?;
         let ratings = self.report()?;
         if !self.quiet {
             self.print_generation(&stats, window.len(), steps, &ratings);
         }
         Ok(())
+    }
+
+    /// Evaluates the current checkpoint, counts the time as run time and
+    /// saves the state.
+    fn evaluate_and_record(&mut self) -> Result<(), String> {
+        let started = Instant::now();
+        self.evaluate()?;
+        self.state.seconds += started.elapsed().as_secs_f64();
+        write_json_atomically(&self.paths.state(), &self.state)
     }
 
     /// Matches of the current checkpoint against the previous one and the anchors.
