@@ -171,3 +171,66 @@ fn bad_training_input_is_a_clear_error() {
     );
     std::fs::remove_dir_all(root).unwrap();
 }
+
+#[test]
+fn evaluation_every_nth_generation_and_the_learning_rate_schedule() {
+    let root = temp_dir("train-every");
+    let cfg = root.join("every.toml");
+    let text = std::fs::read_to_string(TINY)
+        .unwrap()
+        .replace("generations = 2", "generations = 4")
+        .replace("opening_plies = 4", "opening_plies = 4\nevery = 3")
+        .replace(
+            "max_steps = 20",
+            "max_steps = 20\nlr_warmup_steps = 2\nlr_drops = [{ at = 0.5, factor = 0.1 }]",
+        );
+    std::fs::write(&cfg, text).unwrap();
+    let (ok, stdout, stderr) = jungle(&[
+        "train",
+        "--config",
+        cfg.to_str().unwrap(),
+        "--root",
+        root.to_str().unwrap(),
+        "--run",
+        "t",
+    ]);
+    assert!(ok, "{stderr}");
+    let s = state(&root);
+    let steps: Vec<u64> = s["checkpoints"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["step"].as_u64().unwrap())
+        .collect();
+    assert_eq!(steps.len(), 5, "{stdout}");
+    let matches = std::fs::read_to_string(root.join("checkpoints/t/matches.jsonl")).unwrap();
+    let evaluated = |step: u64| matches.contains(&format!("\"step:{step}\""));
+    // Generations 0 and 1 (the first), 3 (every third) and 4 (the last).
+    assert!(evaluated(steps[0]) && evaluated(steps[1]), "{matches}");
+    assert!(!evaluated(steps[2]), "generation 2 is skipped: {matches}");
+    assert!(evaluated(steps[3]) && evaluated(steps[4]), "{matches}");
+    // Generation 3 played the last evaluated checkpoint (generation 1).
+    assert!(
+        matches.contains(&format!(
+            "\"a\":\"step:{}\",\"b\":\"step:{}\"",
+            steps[3], steps[1]
+        )),
+        "{matches}"
+    );
+    // The rate drops tenfold from the run's midpoint (generation 3 on).
+    let lr: Vec<f64> = s["losses"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["learning_rate"].as_f64().unwrap())
+        .collect();
+    assert!(
+        (lr[0] - 0.002).abs() < 1e-9 && (lr[1] - 0.002).abs() < 1e-9,
+        "{lr:?}"
+    );
+    assert!(
+        (lr[2] - 0.0002).abs() < 1e-9 && (lr[3] - 0.0002).abs() < 1e-9,
+        "{lr:?}"
+    );
+    std::fs::remove_dir_all(root).unwrap();
+}

@@ -90,6 +90,8 @@ pub struct Search {
     done: u32,
     pending: Vec<Pending>,
     paths: Vec<u32>,
+    /// Whether the configured root noise (Dirichlet or Gumbel) is applied.
+    root_noise: bool,
 }
 
 /// What one walk from the root ended in.
@@ -120,6 +122,7 @@ impl Search {
             done: 0,
             pending: Vec::new(),
             paths: Vec::new(),
+            root_noise: true,
         }
     }
 
@@ -137,6 +140,14 @@ impl Search {
     /// Changes the move-choice temperature (PUCT mode), e.g. for the opening.
     pub fn set_temperature(&mut self, temperature: f32) {
         self.config.temperature = temperature.max(0.0);
+    }
+
+    /// Turns the configured root noise (Dirichlet in PUCT mode, the Gumbel
+    /// sample in Gumbel mode) on or off for the next searches, e.g. off for
+    /// the cheap searches of playout-cap randomisation; takes effect at the
+    /// next [`Search::begin`].
+    pub fn set_root_noise(&mut self, on: bool) {
+        self.root_noise = on;
     }
 
     /// Starts the search for the game's current position, keeping the
@@ -203,7 +214,9 @@ impl Search {
             .collect();
         let n = children.len();
         match self.config.root {
-            RootSelection::Puct if self.config.dirichlet_fraction > 0.0 && n > 1 => {
+            RootSelection::Puct
+                if self.root_noise && self.config.dirichlet_fraction > 0.0 && n > 1 =>
+            {
                 let gamma = Gamma::new(self.config.dirichlet_alpha, 1.0).expect("validated alpha");
                 let noise: Vec<f32> = (0..n).map(|_| gamma.sample(&mut self.rng)).collect();
                 let sum: f32 = noise.iter().sum::<f32>().max(f32::MIN_POSITIVE);
@@ -219,7 +232,7 @@ impl Search {
                 let gumbel = Gumbel::new(0.0f32, 1.0).expect("valid");
                 let score: Vec<f32> = children
                     .map(|c| {
-                        let g = if self.config.gumbel_noise {
+                        let g = if self.root_noise && self.config.gumbel_noise {
                             gumbel.sample(&mut self.rng)
                         } else {
                             0.0

@@ -219,3 +219,26 @@ fn a_forced_draw_by_repetition_is_scored_as_a_draw() {
     assert!(r.visits[back] > 0);
     assert!(r.value.abs() < 0.5, "value {}", r.value);
 }
+
+#[test]
+fn root_noise_can_be_switched_off_per_search() {
+    // From the start under uniform priors every move ties, so the Gumbel
+    // sample alone picks the move: with noise on, seeds disagree; off, the
+    // choice is the same for every seed.
+    let cfg = SearchConfig {
+        simulations: 16,
+        root: RootSelection::Gumbel,
+        gumbel_noise: true,
+        ..SearchConfig::default()
+    };
+    let game = Game::new(Rules::default());
+    let choice = |seed: u64, noise: bool| {
+        let mut tree = Search::new(Rules::default(), cfg.clone(), seed);
+        tree.set_root_noise(noise);
+        search(&mut tree, &game, &mut HeuristicEvaluator).best
+    };
+    let noisy: std::collections::HashSet<_> = (0..12).map(|s| choice(s, true)).collect();
+    let quiet: std::collections::HashSet<_> = (0..12).map(|s| choice(s, false)).collect();
+    assert!(noisy.len() > 1, "noise on: {noisy:?}");
+    assert_eq!(quiet.len(), 1, "noise off: {quiet:?}");
+}

@@ -17,6 +17,11 @@ pub struct SelfPlayConfig {
     pub cheap_simulations: u32,
     /// Share of moves that get a full search.
     pub full_search_fraction: f32,
+    /// Whether cheap searches keep the root noise too. Off by default (as in
+    /// KataGo): cheap moves then play the search's best guess, so games are
+    /// stronger and their results better value targets; exploration comes
+    /// from the full searches and the opening.
+    pub cheap_search_noise: bool,
     /// Uniformly random plies at the start of each game (recorded, not targets).
     pub random_opening_plies: u32,
     /// Plies after the random opening during which PUCT moves are drawn with
@@ -41,6 +46,7 @@ impl Default for SelfPlayConfig {
             full_simulations: 128,
             cheap_simulations: 24,
             full_search_fraction: 0.25,
+            cheap_search_noise: false,
             random_opening_plies: 2,
             opening_temperature_plies: 10,
             opening_temperature: 1.0,

@@ -119,6 +119,8 @@ impl Job<'_> {
         } else {
             cfg.cheap_simulations
         });
+        slot.search
+            .set_root_noise(slot.full || cfg.cheap_search_noise);
         let opening_end = cfg.random_opening_plies + cfg.opening_temperature_plies;
         let temperature = if (slot.game.moves().len() as u32) < opening_end {
             cfg.opening_temperature

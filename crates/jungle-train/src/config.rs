@@ -85,6 +85,43 @@ pub struct TrainSection {
     pub min_steps: usize,
     /// Most steps per generation.
     pub max_steps: usize,
+    /// The learning rate rises linearly from 0 over this many first steps.
+    #[serde(default)]
+    pub lr_warmup_steps: u64,
+    /// Learning-rate drops: from the point `at` of the run (a share of its
+    /// `minutes` or `generations`, whichever is further along) the rate is
+    /// `learning_rate x factor`; the last drop reached applies.
+    #[serde(default)]
+    pub lr_drops: Vec<LrDrop>,
+}
+
+/// One step of the learning-rate schedule.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LrDrop {
+    /// Share of the run (0 to 1) from which it applies.
+    pub at: f64,
+    /// Multiplier of the base learning rate.
+    pub factor: f64,
+}
+
+impl TrainSection {
+    /// The learning rate of training step `step` (0-based) when the run is
+    /// `progress` (0 to 1) of the way through.
+    pub fn learning_rate_at(&self, step: u64, progress: f64) -> f64 {
+        let factor = self
+            .lr_drops
+            .iter()
+            .filter(|d| progress >= d.at)
+            .max_by(|a, b| a.at.total_cmp(&b.at))
+            .map_or(1.0, |d| d.factor);
+        let warmup = if step < self.lr_warmup_steps {
+            (step + 1) as f64 / self.lr_warmup_steps as f64
+        } else {
+            1.0
+        };
+        self.learning_rate * factor * warmup
+    }
 }
 
 /// Evaluation matches after each generation.
@@ -101,6 +138,15 @@ pub struct EvalSection {
     pub simulations: u32,
     /// Random plies before the players take over.
     pub opening_plies: u32,
+    /// Evaluate every n-th generation's checkpoint (and always the first
+    /// and the last); 1 = every generation. Evaluation games cost as much
+    /// as self-play, so a larger value leaves more of the run to training.
+    #[serde(default = "one")]
+    pub every: u32,
+}
+
+fn one() -> u32 {
+    1
 }
 
 /// A whole training config.
@@ -172,6 +218,14 @@ impl TrainConfig {
                 "[train] expected 0 < `window_min_positions` <= `window_max_positions`".into(),
             );
         }
+        for d in &t.lr_drops {
+            if !((0.0..=1.0).contains(&d.at) && d.factor.is_finite() && d.factor > 0.0) {
+                return Err(format!(
+                    "[train] lr_drops: {{ at = {}, factor = {} }}: expected 0 <= at <= 1 and factor > 0",
+                    d.at, d.factor
+                ));
+            }
+        }
         if t.min_steps > t.max_steps {
             return Err("[train] `min_steps` is above `max_steps`".into());
         }
@@ -182,8 +236,8 @@ impl TrainConfig {
             a.parse::<jungle_mcts::BaselineSpec>()
                 .map_err(|e| format!("[eval] anchors: {e}"))?;
         }
-        if self.eval.simulations == 0 {
-            return Err("[eval] `simulations` must be at least 1".into());
+        if self.eval.simulations == 0 || self.eval.every == 0 {
+            return Err("[eval] `simulations` and `every` must be at least 1".into());
         }
         Ok(())
     }
@@ -221,5 +275,37 @@ mod tests {
             TrainConfig::from_toml(&TINY_CONFIG.replace("\"greedy\"]", "\"grumpy\"]"), "x.toml")
                 .unwrap_err();
         assert!(e.contains("grumpy"), "{e}");
+        let e = TrainConfig::from_toml(
+            &TINY_CONFIG.replace(
+                "max_steps = 20",
+                "max_steps = 20\nlr_drops = [{ at = 1.5, factor = 0.1 }]",
+            ),
+            "x.toml",
+        )
+        .unwrap_err();
+        assert!(e.contains("lr_drops") && e.contains("at = 1.5"), "{e}");
+    }
+
+    #[test]
+    fn the_learning_rate_warms_up_then_follows_the_drops() {
+        let mut t = TrainConfig::from_toml(TINY_CONFIG, "tiny").unwrap().train;
+        t.learning_rate = 0.01;
+        t.lr_warmup_steps = 4;
+        t.lr_drops = vec![
+            LrDrop {
+                at: 0.8,
+                factor: 0.1,
+            },
+            LrDrop {
+                at: 0.5,
+                factor: 0.3,
+            },
+        ];
+        let close = |a: f64, b: f64| (a - b).abs() < 1e-12;
+        assert!(close(t.learning_rate_at(0, 0.0), 0.0025));
+        assert!(close(t.learning_rate_at(3, 0.0), 0.01));
+        assert!(close(t.learning_rate_at(100, 0.49), 0.01));
+        assert!(close(t.learning_rate_at(100, 0.5), 0.003));
+        assert!(close(t.learning_rate_at(100, 0.9), 0.001));
     }
 }

@@ -57,6 +57,9 @@ pub struct LossRecord {
     pub value: f32,
     /// Mean moves-left loss.
     pub moves_left: f32,
+    /// Learning rate of the generation's last step.
+    #[serde(default)]
+    pub learning_rate: f64,
 }
 
 /// Everything needed to resume a run (`state.json`).
@@ -271,11 +274,38 @@ impl Run {
         self.report()
     }
 
-    /// Evaluates the current checkpoint unless `matches.jsonl` already has its games.
+    /// How far through its length the run is (0 to 1): the larger of the
+    /// shares of its generations and of its minutes.
+    fn progress(&self, extra_seconds: f64) -> f64 {
+        let run = &self.config.run;
+        let mut p: f64 = 0.0;
+        if run.generations > 0 {
+            p = p.max(self.state.generation as f64 / run.generations as f64);
+        }
+        if run.minutes > 0.0 {
+            p = p.max((self.state.seconds + extra_seconds) / 60.0 / run.minutes);
+        }
+        p.min(1.0)
+    }
+
+    /// Whether the current checkpoint is one to evaluate: the first, every
+    /// `[eval] every`-th generation's and the last.
+    fn due_for_evaluation(&self) -> bool {
+        let gen = self.state.generation;
+        gen <= 1 || gen % self.config.eval.every == 0 || self.finished()
+    }
+
+    /// Names of the players with games in `matches.jsonl`.
+    fn evaluated_players(&self) -> Result<std::collections::HashSet<String>, String> {
+        let (lines, _) = read_matches(&self.paths.matches())?;
+        Ok(lines.into_iter().flat_map(|m| [m.a, m.b]).collect())
+    }
+
+    /// Evaluates the current checkpoint if it is due and `matches.jsonl`
+    /// does not have its games yet.
     fn evaluate_if_needed(&mut self) -> Result<(), String> {
         let name = player_name(self.state.step);
-        let (lines, _) = read_matches(&self.paths.matches())?;
-        if !lines.iter().any(|m| m.a == name || m.b == name) {
+        if self.due_for_evaluation() && !self.evaluated_players()?.contains(&name) {
             self.evaluate_and_record()?;
         }
         Ok(())
@@ -337,8 +367,12 @@ impl Run {
             self.quiet,
         );
         let mut sum = Losses::default();
+        let progress = self.progress(started.elapsed().as_secs_f64());
+        let mut learning_rate = t.learning_rate_at(self.state.step, progress);
         if !window.is_empty() {
-            for _ in 0..steps {
+            for k in 0..steps {
+                learning_rate = t.learning_rate_at(self.state.step + k as u64, progress);
+                self.trainer.learning_rate = learning_rate;
                 let l = self.trainer.step(&window.batch(&mut rng, t.batch_size));
                 sum.policy += l.policy;
                 sum.value += l.value;
@@ -357,12 +391,13 @@ impl Run {
             policy: sum.policy / n,
             value: sum.value / n,
             moves_left: sum.moves_left / n,
+            learning_rate,
         });
         self.state.generation = gen;
         self.state.seconds += started.elapsed().as_secs_f64();
         self.save_checkpoint()?;
 
-        self.evaluate_and_record()?;
+        self.evaluate_if_needed()?;
         let ratings = self.report()?;
         if !self.quiet {
             self.print_generation(&stats, window.len(), steps, &ratings);
@@ -393,7 +428,17 @@ impl Run {
             NetSpec::parse(&text, &device).map_err(|e| e.to_string())
         };
         let current = spec(current_step)?;
-        let previous = match self.state.checkpoints.iter().rev().nth(1) {
+        // The previous checkpoint that was evaluated (with `every` > 1 the
+        // ones between were not).
+        let evaluated = self.evaluated_players()?;
+        let previous = self
+            .state
+            .checkpoints
+            .iter()
+            .rev()
+            .skip(1)
+            .find(|c| evaluated.contains(&player_name(c.step)));
+        let previous = match previous {
             Some(p) if cfg.games_vs_previous > 0 => Some((p.step, spec(p.step)?)),
             _ => None,
         };
@@ -454,10 +499,14 @@ impl Run {
     ) {
         let s = &self.state;
         let l = s.losses.last().expect("a generation was trained");
-        let me = player_name(s.step);
-        let elo = ratings.iter().find(|r| r.player == me);
+        // The newest evaluated checkpoint's rating.
+        let elo = s
+            .checkpoints
+            .iter()
+            .rev()
+            .find_map(|c| ratings.iter().find(|r| r.player == player_name(c.step)));
         println!(
-            "gen {:>3} | {:>5} games ({} total), {} positions | window {} | {} steps -> step {} | loss policy {:.3} value {:.3} moves-left {:.3} | Elo {} | {:.1} min",
+            "gen {:>3} | {:>5} games ({} total), {} positions | window {} | {} steps -> step {} | lr {:.2e} | loss policy {:.3} value {:.3} moves-left {:.3} | Elo {} | {:.1} min",
             s.generation,
             stats.games.load(Ordering::Relaxed),
             s.games,
@@ -465,10 +514,11 @@ impl Run {
             window,
             steps,
             s.step,
+            l.learning_rate,
             l.policy,
             l.value,
             l.moves_left,
-            elo.map_or("?".to_string(), |r| format!("{:+.0} +- {:.0}", r.elo, 1.96 * r.stderr)),
+            elo.map_or("?".to_string(), |r| format!("{} {:+.0} +- {:.0}", r.player, r.elo, 1.96 * r.stderr)),
             s.seconds / 60.0
         );
     }
