@@ -33,6 +33,8 @@ enum Command {
     Selfplay(commands::selfplay::SelfPlayArgs),
     /// Inspect game shards (`shards stats DIR`).
     Shards(commands::selfplay::ShardsArgs),
+    /// Compare rule variants: first-mover score, draws, game length, end reasons.
+    Variants(commands::variants::VariantsArgs),
 }
 
 fn main() -> ExitCode {
@@ -47,6 +49,7 @@ fn main() -> ExitCode {
         Command::Net(args) => commands::net::run(&args),
         Command::Selfplay(args) => commands::selfplay::run(&args),
         Command::Shards(args) => commands::selfplay::run_shards(&args),
+        Command::Variants(args) => commands::variants::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

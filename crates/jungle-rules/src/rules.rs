@@ -109,7 +109,7 @@ impl Default for Rules {
 }
 
 /// The named presets, embedded from `configs/variants/`.
-pub const PRESETS: [(&str, &str); 5] = [
+pub const PRESETS: [(&str, &str); 7] = [
     (
         "standard",
         include_str!("../../../configs/variants/standard.toml"),
@@ -129,6 +129,14 @@ pub const PRESETS: [(&str, &str); 5] = [
     (
         "bank-rats",
         include_str!("../../../configs/variants/bank-rats.toml"),
+    ),
+    (
+        "bbdsq",
+        include_str!("../../../configs/variants/bbdsq.toml"),
+    ),
+    (
+        "quiet-120",
+        include_str!("../../../configs/variants/quiet-120.toml"),
     ),
 ];
 

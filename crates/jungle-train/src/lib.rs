@@ -1,9 +1,10 @@
 //! # jungle-train
 //!
-//! Training for jungle-zero. Built so far: Elo fitting ([`elo`]), training
-//! samples from game shards with mirror augmentation ([`samples`]) and the
-//! training step in burn ([`step`]). The self-play/train/evaluate loop
-//! (`jungle train`), evaluation matches and plots are not built yet.
+//! Training for jungle-zero: the config ([`config`]), the replay window
+//! ([`window`]) of training samples with mirror augmentation ([`samples`]),
+//! the training step in burn ([`step`]), evaluation records ([`matches`]),
+//! Elo fitting ([`elo`]), plots ([`plots`]) and the resumable
+//! self-play -> train -> evaluate loop of `jungle train` ([`run`]).
 
 #![warn(missing_docs)]
 

@@ -2,10 +2,10 @@
 //! training step and against hours (95% error bars, anchors as horizontal
 //! lines), and the loss curves.
 
+use jungle_plot::{range, write_figure, DrawResult, Figure};
+use plotters::coord::Shift;
 use plotters::prelude::*;
-use plotters::style::FontStyle;
 use std::path::Path;
-use std::sync::Once;
 
 /// A checkpoint's point on the Elo plots.
 #[derive(Clone, Debug)]
@@ -33,34 +33,36 @@ pub struct LossPoint {
     pub moves_left: f64,
 }
 
-static FONT: Once = Once::new();
-
-/// Registers the bundled DejaVu Sans, so PNG text needs no system font.
-fn register_font() {
-    FONT.call_once(|| {
-        let bytes: &'static [u8] = include_bytes!("../assets/DejaVuSans.ttf");
-        plotters::style::register_font("sans-serif", FontStyle::Normal, bytes)
-            .unwrap_or_else(|_| panic!("the bundled font is valid"));
-    });
+/// Elo against step or hours.
+struct EloFigure<'a> {
+    points: &'a [EloPoint],
+    anchors: &'a [(String, f64)],
+    by_hours: bool,
 }
 
-type DrawResult = Result<(), Box<dyn std::error::Error>>;
-
-fn range(values: impl Iterator<Item = f64> + Clone, pad: f64) -> (f64, f64) {
-    let lo = values.clone().fold(f64::INFINITY, f64::min);
-    let hi = values.fold(f64::NEG_INFINITY, f64::max);
-    if !lo.is_finite() || !hi.is_finite() {
-        return (0.0, 1.0);
+impl Figure for EloFigure<'_> {
+    fn draw<DB: DrawingBackend>(&self, root: DrawingArea<DB, Shift>) -> DrawResult
+    where
+        DB::ErrorType: 'static,
+    {
+        draw_elo(root, self.points, self.anchors, self.by_hours)
     }
-    let span = (hi - lo).max(1e-9);
-    (
-        lo - pad * span,
-        hi + pad * span + if hi == lo { 1.0 } else { 0.0 },
-    )
+}
+
+/// The loss curves.
+struct LossFigure<'a>(&'a [LossPoint]);
+
+impl Figure for LossFigure<'_> {
+    fn draw<DB: DrawingBackend>(&self, root: DrawingArea<DB, Shift>) -> DrawResult
+    where
+        DB::ErrorType: 'static,
+    {
+        draw_losses(root, self.0)
+    }
 }
 
 fn draw_elo<DB: DrawingBackend>(
-    root: DrawingArea<DB, plotters::coord::Shift>,
+    root: DrawingArea<DB, Shift>,
     points: &[EloPoint],
     anchors: &[(String, f64)],
     by_hours: bool,
@@ -127,10 +129,7 @@ where
     Ok(())
 }
 
-fn draw_losses<DB: DrawingBackend>(
-    root: DrawingArea<DB, plotters::coord::Shift>,
-    points: &[LossPoint],
-) -> DrawResult
+fn draw_losses<DB: DrawingBackend>(root: DrawingArea<DB, Shift>, points: &[LossPoint]) -> DrawResult
 where
     DB::ErrorType: 'static,
 {
@@ -179,41 +178,18 @@ where
 
 /// Writes `elo.png`/`elo.svg` (by step) and `elo-hours.png`/`elo-hours.svg` in `dir`.
 pub fn plot_elo(dir: &Path, points: &[EloPoint], anchors: &[(String, f64)]) -> Result<(), String> {
-    register_font();
     for (stem, by_hours) in [("elo", false), ("elo-hours", true)] {
-        let png = dir.join(format!("{stem}.png"));
-        draw_elo(
-            BitMapBackend::new(&png, (960, 600)).into_drawing_area(),
+        let figure = EloFigure {
             points,
             anchors,
             by_hours,
-        )
-        .map_err(|e| format!("{}: {e}", png.display()))?;
-        let svg = dir.join(format!("{stem}.svg"));
-        draw_elo(
-            SVGBackend::new(&svg, (960, 600)).into_drawing_area(),
-            points,
-            anchors,
-            by_hours,
-        )
-        .map_err(|e| format!("{}: {e}", svg.display()))?;
+        };
+        write_figure(dir, stem, &figure)?;
     }
     Ok(())
 }
 
 /// Writes `loss.png` and `loss.svg` in `dir`.
 pub fn plot_losses(dir: &Path, points: &[LossPoint]) -> Result<(), String> {
-    register_font();
-    let png = dir.join("loss.png");
-    draw_losses(
-        BitMapBackend::new(&png, (960, 600)).into_drawing_area(),
-        points,
-    )
-    .map_err(|e| format!("{}: {e}", png.display()))?;
-    let svg = dir.join("loss.svg");
-    draw_losses(
-        SVGBackend::new(&svg, (960, 600)).into_drawing_area(),
-        points,
-    )
-    .map_err(|e| format!("{}: {e}", svg.display()))
+    write_figure(dir, "loss", &LossFigure(points))
 }

@@ -9,3 +9,4 @@ pub mod perft;
 pub mod selfplay;
 pub mod shared;
 pub mod train;
+pub mod variants;

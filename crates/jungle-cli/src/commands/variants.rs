@@ -1,0 +1,122 @@
+//! `jungle variants`: compare rule sets by first-mover score, draws, game
+//! length and end reasons.
+
+use super::shared::parse_player;
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use jungle_variants::report::{text_table, write_reports};
+use jungle_variants::{compare, resolve_variants, summarize, CompareConfig};
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// Arguments of `jungle variants`.
+#[derive(Args)]
+pub struct VariantsArgs {
+    /// The player (any player spec: random, greedy, alphabeta:DEPTH, mcts:SIMS, net:CKPT[:SIMS]).
+    #[arg(long)]
+    player: String,
+    /// An opponent; seats alternate. Without it the player plays itself.
+    #[arg(long)]
+    opponent: Option<String>,
+    /// Rule sets to compare: preset names and toml files, comma separated.
+    #[arg(long, conflicts_with = "all")]
+    variants: Option<String>,
+    /// Compare every preset.
+    #[arg(long)]
+    all: bool,
+    /// Games per rule set.
+    #[arg(long, default_value_t = 200)]
+    games: u32,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Seed of the openings and the players (the same for every rule set).
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Random plies from the start before the players take over (shared by all rule sets).
+    #[arg(long, default_value_t = 4)]
+    opening_plies: u32,
+    /// Directory for variants.csv, variants.md, variants.json and the plots.
+    #[arg(long, default_value = ".")]
+    out: PathBuf,
+    /// Print one JSON object instead of the table.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Runs `jungle variants`.
+pub fn run(args: &VariantsArgs) -> Result<()> {
+    let list = match (&args.variants, args.all) {
+        (_, true) => "all".to_string(),
+        (Some(list), false) => list.clone(),
+        (None, false) => bail!("name the rule sets with --variants a,b,c or use --all"),
+    };
+    let variants = resolve_variants(&list)
+        .map_err(anyhow::Error::msg)
+        .context("--variants")?;
+    if args.games == 0 {
+        bail!("--games must be at least 1");
+    }
+    let player = parse_player(&args.player).context("--player")?;
+    let opponent = match &args.opponent {
+        Some(spec) => Some(parse_player(spec).context("--opponent")?),
+        None => None,
+    };
+    let mut cfg = CompareConfig::new(args.games, args.seed);
+    cfg.opening_plies = args.opening_plies;
+
+    let total = args.games as u64 * variants.len() as u64;
+    let bar = ProgressBar::new(total);
+    if args.json {
+        bar.set_draw_target(ProgressDrawTarget::hidden());
+    }
+    bar.set_style(
+        ProgressStyle::with_template(
+            "variants {bar:30} {pos}/{len} games [{elapsed} < {eta}] {msg}",
+        )
+        .expect("valid template"),
+    );
+    bar.set_message(format!("{} rule sets", variants.len()));
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads.unwrap_or(0))
+        .build()
+        .context("starting the worker threads")?;
+    let started = Instant::now();
+    let games = pool.install(|| {
+        compare(
+            &variants,
+            player.as_ref(),
+            opponent.as_deref().unwrap_or(player.as_ref()),
+            &cfg,
+            &|_| bar.inc(1),
+        )
+    });
+    bar.finish_and_clear();
+    let summaries = summarize(&variants, &games, opponent.is_some());
+    let who = match &args.opponent {
+        Some(o) => format!("{} vs {o} (seats alternate)", args.player),
+        None => format!("{} against itself", args.player),
+    };
+    let title = format!(
+        "# Rule variants: {who}, {} games per rule set, {} random opening plies, seed {}",
+        args.games, args.opening_plies, args.seed
+    );
+    write_reports(&args.out, &summaries, &title).map_err(anyhow::Error::msg)?;
+    if args.json {
+        println!("{}", jungle_variants::report::json(&summaries));
+    } else {
+        println!("{}", title.trim_start_matches("# "));
+        print!("{}", text_table(&summaries));
+        println!(
+            "first-mover score: draws count half; vs baseline: difference and two-sided p of a z-test"
+        );
+        println!(
+            "{} games in {:.1} s; wrote variants.csv, variants.md, variants.json, variants.png/svg, variants-length.png/svg in {}",
+            games.len(),
+            started.elapsed().as_secs_f64(),
+            args.out.display()
+        );
+    }
+    Ok(())
+}

@@ -1,0 +1,115 @@
+//! # jungle-plot
+//!
+//! What every plot of jungle-zero shares: the bundled DejaVu Sans (so PNG
+//! text needs no system font), padded axis ranges, and [`write_figure`],
+//! which draws one [`Figure`] as `STEM.png` and `STEM.svg`, each written to
+//! a temporary file and renamed into place.
+
+#![warn(missing_docs)]
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::FontStyle;
+use std::path::Path;
+use std::sync::Once;
+
+/// Width and height of every figure, in pixels.
+pub const SIZE: (u32, u32) = (960, 600);
+
+/// What drawing returns.
+pub type DrawResult = Result<(), Box<dyn std::error::Error>>;
+
+/// A figure that can be drawn on any plotters backend.
+pub trait Figure {
+    /// Draws the figure on `area` (already the full canvas).
+    fn draw<DB: DrawingBackend>(&self, area: DrawingArea<DB, Shift>) -> DrawResult
+    where
+        DB::ErrorType: 'static;
+}
+
+static FONT: Once = Once::new();
+
+/// Registers the bundled DejaVu Sans as `sans-serif`.
+pub fn register_font() {
+    FONT.call_once(|| {
+        let bytes: &'static [u8] = include_bytes!("../assets/DejaVuSans.ttf");
+        plotters::style::register_font("sans-serif", FontStyle::Normal, bytes)
+            .unwrap_or_else(|_| panic!("the bundled font is valid"));
+    });
+}
+
+/// The range of `values` widened by `pad` of its span on both sides
+/// (`0..1` when there are no finite values; one unit wide when all are equal).
+pub fn range(values: impl Iterator<Item = f64> + Clone, pad: f64) -> (f64, f64) {
+    let lo = values.clone().fold(f64::INFINITY, f64::min);
+    let hi = values.fold(f64::NEG_INFINITY, f64::max);
+    if !lo.is_finite() || !hi.is_finite() {
+        return (0.0, 1.0);
+    }
+    let span = (hi - lo).max(1e-9);
+    (
+        lo - pad * span,
+        hi + pad * span + if hi == lo { 1.0 } else { 0.0 },
+    )
+}
+
+/// Draws `figure` as `DIR/STEM.png` and `DIR/STEM.svg`; errors name the file.
+pub fn write_figure(dir: &Path, stem: &str, figure: &impl Figure) -> Result<(), String> {
+    register_font();
+    for ext in ["png", "svg"] {
+        let path = dir.join(format!("{stem}.{ext}"));
+        // The temporary name keeps the extension: the bitmap backend picks
+        // its encoder from it.
+        let tmp = dir.join(format!(".{stem}.tmp.{ext}"));
+        let drawn = if ext == "png" {
+            figure.draw(BitMapBackend::new(&tmp, SIZE).into_drawing_area())
+        } else {
+            figure.draw(SVGBackend::new(&tmp, SIZE).into_drawing_area())
+        };
+        drawn.map_err(|e| format!("{}: {e}", path.display()))?;
+        std::fs::rename(&tmp, &path).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct Line;
+
+    impl Figure for Line {
+        fn draw<DB: DrawingBackend>(&self, area: DrawingArea<DB, Shift>) -> DrawResult
+        where
+            DB::ErrorType: 'static,
+        {
+            area.fill(&WHITE)?;
+            let mut chart = ChartBuilder::on(&area)
+                .caption("a line", ("sans-serif", 20))
+                .build_cartesian_2d(0.0..1.0, 0.0..1.0)?;
+            chart.draw_series(LineSeries::new([(0.0, 0.0), (1.0, 1.0)], BLUE))?;
+            area.present()?;
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_figure_is_written_as_png_and_svg_without_leftovers() {
+        let dir = std::env::temp_dir().join(format!("jungle-plot-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        write_figure(&dir, "line", &Line).unwrap();
+        let png = std::fs::read(dir.join("line.png")).unwrap();
+        assert_eq!(&png[1..4], b"PNG");
+        let svg = std::fs::read_to_string(dir.join("line.svg")).unwrap();
+        assert!(svg.contains("<svg") && svg.contains("a line"));
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 2);
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn ranges_are_padded_and_never_empty() {
+        assert_eq!(range([1.0, 3.0].into_iter(), 0.5), (0.0, 4.0));
+        assert_eq!(range([2.0].into_iter(), 0.0), (2.0, 3.0));
+        assert_eq!(range(std::iter::empty(), 0.1), (0.0, 1.0));
+    }
+}
