@@ -33,6 +33,12 @@ enum Command {
     Selfplay(commands::selfplay::SelfPlayArgs),
     /// Inspect game shards (`shards stats DIR`).
     Shards(commands::selfplay::ShardsArgs),
+    /// Export a checkpoint for other front ends: model.onnx, model.json, model.safetensors, testcases.json.
+    Export(commands::export::ExportArgs),
+    /// Run as a JCEI engine on stdin/stdout (the protocol of jungine; see the README).
+    Engine(commands::engine::EngineArgs),
+    /// Play against a player in the terminal (moves like a3a4; undo, hint).
+    Play(commands::play::PlayArgs),
     /// Compare rule variants: first-mover score, draws, game length, end reasons.
     Variants(commands::variants::VariantsArgs),
 }
@@ -50,6 +56,9 @@ fn main() -> ExitCode {
         Command::Selfplay(args) => commands::selfplay::run(&args),
         Command::Shards(args) => commands::selfplay::run_shards(&args),
         Command::Variants(args) => commands::variants::run(&args),
+        Command::Export(args) => commands::export::run(&args),
+        Command::Engine(args) => commands::engine::run(&args),
+        Command::Play(args) => commands::play::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

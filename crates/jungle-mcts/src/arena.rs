@@ -41,6 +41,53 @@ impl ArenaConfig {
     }
 }
 
+/// A player that gave a game up (see [`Player::try_choose`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Forfeit {
+    /// The side that gave up (and lost).
+    pub side: Side,
+    /// Why, e.g. "the engine exited".
+    pub reason: String,
+}
+
+/// How a played game ended.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameResult {
+    /// The rules' verdict; `None` if the game was stopped at the ply cap or
+    /// forfeited.
+    pub outcome: Option<Outcome>,
+    /// Set when a player gave the game up.
+    pub forfeit: Option<Forfeit>,
+}
+
+impl GameResult {
+    /// The score of `side`: 1, 0.5 or 0 (a stopped game is a draw, a
+    /// forfeit a loss for the side that gave up).
+    pub fn score_for(&self, side: Side) -> f64 {
+        match (&self.forfeit, self.outcome) {
+            (Some(f), _) => {
+                if f.side == side {
+                    0.0
+                } else {
+                    1.0
+                }
+            }
+            (None, Some(o)) => o.score_for(side),
+            (None, None) => 0.5,
+        }
+    }
+
+    /// The end reason's name: a rule's (`den`, ...), `forfeit`, or
+    /// `ply_cap` for a stopped game.
+    pub fn reason_name(&self) -> &'static str {
+        match (&self.forfeit, self.outcome) {
+            (Some(_), _) => "forfeit",
+            (None, Some(o)) => o.reason.name(),
+            (None, None) => "ply_cap",
+        }
+    }
+}
+
 /// One game of a match.
 #[derive(Clone, Debug)]
 pub struct GameRecord {
@@ -48,8 +95,8 @@ pub struct GameRecord {
     pub index: u32,
     /// The seat player A had.
     pub a_side: Side,
-    /// How it ended; `None` if stopped at `max_plies`.
-    pub outcome: Option<Outcome>,
+    /// How it ended.
+    pub result: GameResult,
     /// Plies played, opening included.
     pub plies: u32,
     /// Every move, opening included.
@@ -59,12 +106,12 @@ pub struct GameRecord {
 impl GameRecord {
     /// A's score: 1, 0.5 or 0.
     pub fn score_for_a(&self) -> f64 {
-        self.outcome.map_or(0.5, |o| o.score_for(self.a_side))
+        self.result.score_for(self.a_side)
     }
 
-    /// The end reason's name, `ply_cap` for a stopped game.
+    /// The end reason's name (see [`GameResult::reason_name`]).
     pub fn reason_name(&self) -> &'static str {
-        self.outcome.map_or("ply_cap", |o| o.reason.name())
+        self.result.reason_name()
     }
 }
 
@@ -98,23 +145,45 @@ pub fn random_opening(rules: &Rules, plies: u32, seed: u64) -> Game {
     Game::new(rules.clone())
 }
 
-/// Plays `game` to the end; `south` and `north` pick the moves.
+/// Plays `game` to the end (or to `max_plies`); `south` and `north` pick
+/// the moves. A player that gives up, or names an illegal move, forfeits.
 pub fn play_out(
     mut game: Game,
     south: &mut dyn Player,
     north: &mut dyn Player,
     max_plies: u32,
-) -> Game {
+) -> (Game, GameResult) {
     while !game.is_over() && (game.moves().len() as u32) < max_plies {
-        let player: &mut dyn Player = match game.position().side_to_move() {
+        let side = game.position().side_to_move();
+        let player: &mut dyn Player = match side {
             Side::South => &mut *south,
             Side::North => &mut *north,
         };
-        let decision = player.choose(&game);
-        game.play(decision.mv)
-            .unwrap_or_else(|e| panic!("{} chose an illegal move: {e}", player.name()));
+        let played = player
+            .try_choose(&game)
+            .and_then(|d| game.play(d.mv).map_err(|e| format!("illegal move: {e}")));
+        if let Err(reason) = played {
+            let forfeit = Some(Forfeit {
+                side,
+                reason: format!("{}: {reason}", player.name()),
+            });
+            return (
+                game,
+                GameResult {
+                    outcome: None,
+                    forfeit,
+                },
+            );
+        }
     }
-    game
+    let outcome = game.outcome();
+    (
+        game,
+        GameResult {
+            outcome,
+            forfeit: None,
+        },
+    )
 }
 
 /// Plays game `index` of a match.
@@ -137,14 +206,14 @@ pub fn play_match_game(
     );
     let mut pa = a.build(&cfg.rules, derive_seed(cfg.seed, index as u64, 1));
     let mut pb = b.build(&cfg.rules, derive_seed(cfg.seed, index as u64, 2));
-    let game = match a_side {
+    let (game, result) = match a_side {
         Side::South => play_out(start, pa.as_mut(), pb.as_mut(), cfg.max_plies),
         Side::North => play_out(start, pb.as_mut(), pa.as_mut(), cfg.max_plies),
     };
     GameRecord {
         index,
         a_side,
-        outcome: game.outcome(),
+        result,
         plies: game.moves().len() as u32,
         moves: game.moves().to_vec(),
     }
@@ -194,7 +263,7 @@ pub struct MatchSummary {
     /// Mean game length in plies.
     pub mean_plies: f64,
     /// Games per end reason (`den`, `annihilation`, `no_move`, `repetition`,
-    /// `quiet_limit`, and `ply_cap` for stopped games).
+    /// `quiet_limit`, `forfeit`, and `ply_cap` for stopped games).
     pub reasons: BTreeMap<String, u32>,
 }
 

@@ -3,14 +3,16 @@
 //! The policy-value network of jungle-zero in burn: the input-plane and move
 //! encodings ([`encoding`]), the residual network ([`PolicyValueNet`],
 //! configured by [`NetConfig`]), a batched [`NetEvaluator`] for the search,
-//! checkpoints (weights plus a JSON description) and the
-//! `net:CHECKPOINT[:SIMS]` player.
+//! checkpoints (weights plus a JSON description), the self-describing
+//! export for other front ends ([`export`]) and the `net:CHECKPOINT[:SIMS]`
+//! player.
 
 #![warn(missing_docs)]
 
 pub mod checkpoint;
 pub mod encoding;
 mod evaluator;
+pub mod export;
 pub mod fast;
 mod model;
 pub mod onnx;

@@ -1,8 +1,8 @@
 //! ONNX export of the network through burn's exporter (`burn-onnx`,
 //! opset 18): one input (`[batch, 38, 9, 7]` planes, batch dynamic) and
 //! three outputs in this order: policy logits `[batch, 252]`, win/draw/loss
-//! logits `[batch, 3]`, moves left `[batch, 1]`. burn generates the tensor
-//! names; consumers read them from the model.
+//! logits `[batch, 3]`, moves left `[batch, 1]`, named `planes`, `policy`,
+//! `wdl` and `moves_left` in the written file.
 
 use crate::encoding::PLANES;
 use crate::model::PolicyValueNet;
@@ -58,7 +58,8 @@ pub fn export_onnx(
         path: path.display().to_string(),
         message,
     };
-    let bytes = onnx_bytes(net, device).map_err(err)?;
+    let model = crate::export::named_onnx(net, device).map_err(err)?;
+    let bytes = onnx_ir::Message::write_to_bytes(&model).map_err(|e| err(e.to_string()))?;
     let tmp = path.with_extension("onnx.tmp");
     std::fs::write(&tmp, bytes).map_err(|e| err(e.to_string()))?;
     std::fs::rename(&tmp, path).map_err(|e| err(e.to_string()))

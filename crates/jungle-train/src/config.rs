@@ -132,7 +132,8 @@ pub struct EvalSection {
     pub games_vs_previous: u32,
     /// Games against each anchor.
     pub games_vs_anchors: u32,
-    /// Fixed players (`random` is the Elo anchor at 0 and must be listed).
+    /// Fixed players, any player spec (`random` is the Elo anchor at 0 and
+    /// must be listed).
     pub anchors: Vec<String>,
     /// Simulations per move of the network players.
     pub simulations: u32,
@@ -233,8 +234,9 @@ impl TrainConfig {
             return Err("[eval] `anchors` must include `random`, the Elo anchor".into());
         }
         for a in &self.eval.anchors {
-            a.parse::<jungle_mcts::BaselineSpec>()
-                .map_err(|e| format!("[eval] anchors: {e}"))?;
+            // Any player spec; `net:` and `jcei:` anchors are loaded or
+            // started here once, so a bad one fails before the run starts.
+            jungle_engine::parse_player(a).map_err(|e| format!("[eval] anchors: {e}"))?;
         }
         if self.eval.simulations == 0 || self.eval.every == 0 {
             return Err("[eval] `simulations` and `every` must be at least 1".into());

@@ -16,7 +16,7 @@ use crate::step::{Losses, Trainer};
 use crate::window::{window_size, ReplayWindow};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use jungle_mcts::arena::{derive_seed, run_match, ArenaConfig};
-use jungle_mcts::{BaselineSpec, PlayerFactory};
+use jungle_mcts::PlayerFactory;
 use jungle_net::{
     cpu_device, load_checkpoint, save_checkpoint, CheckpointMeta, NetEvaluator, NetSpec,
 };
@@ -447,10 +447,8 @@ impl Run {
             opponents.push((player_name(step), Box::new(net), cfg.games_vs_previous));
         }
         for anchor in &cfg.anchors {
-            let spec: BaselineSpec = anchor
-                .parse()
-                .map_err(|e: jungle_mcts::SpecError| e.to_string())?;
-            opponents.push((anchor.clone(), Box::new(spec), cfg.games_vs_anchors));
+            let spec = jungle_engine::parse_player(anchor)?;
+            opponents.push((anchor.clone(), spec, cfg.games_vs_anchors));
         }
         let total: u64 = opponents.iter().map(|o| o.2 as u64).sum();
         let gen = self.state.generation;

@@ -2,9 +2,9 @@
 
 use crate::opening::{opening_for, shared_opening};
 use crate::variant::Variant;
-use jungle_mcts::arena::{derive_seed, play_out};
+use jungle_mcts::arena::{derive_seed, play_out, GameResult};
 use jungle_mcts::PlayerFactory;
-use jungle_rules::{Outcome, Side};
+use jungle_rules::Side;
 use rayon::prelude::*;
 
 /// Settings of a comparison.
@@ -45,8 +45,8 @@ pub struct VariantGame {
     pub first_mover: Side,
     /// Whether the player (not the opponent) moved first.
     pub player_first: bool,
-    /// How it ended; `None` if stopped at the ply cap.
-    pub outcome: Option<Outcome>,
+    /// How it ended.
+    pub result: GameResult,
     /// Plies played, opening included.
     pub plies: u32,
 }
@@ -54,7 +54,7 @@ pub struct VariantGame {
 impl VariantGame {
     /// The first mover's score: 1, 0.5 or 0.
     pub fn first_score(&self) -> f64 {
-        self.outcome.map_or(0.5, |o| o.score_for(self.first_mover))
+        self.result.score_for(self.first_mover)
     }
 
     /// The player's score (against `--opponent`; in self-play the first
@@ -67,9 +67,9 @@ impl VariantGame {
         }
     }
 
-    /// The end reason's name, `ply_cap` for a stopped game.
+    /// The end reason's name (`forfeit`, `ply_cap` or a rule's).
     pub fn reason_name(&self) -> &'static str {
-        self.outcome.map_or("ply_cap", |o| o.reason.name())
+        self.result.reason_name()
     }
 }
 
@@ -94,7 +94,7 @@ fn play_one(
     let p = player.build(rules, derive_seed(cfg.seed, index as u64, 1));
     let o = opponent.build(rules, derive_seed(cfg.seed, index as u64, 2));
     let (mut first, mut second) = if player_first { (p, o) } else { (o, p) };
-    let game = if first_mover == Side::South {
+    let (game, result) = if first_mover == Side::South {
         play_out(start, first.as_mut(), second.as_mut(), cfg.max_plies)
     } else {
         play_out(start, second.as_mut(), first.as_mut(), cfg.max_plies)
@@ -104,7 +104,7 @@ fn play_one(
         index,
         first_mover,
         player_first,
-        outcome: game.outcome(),
+        result,
         plies: game.moves().len() as u32,
     }
 }

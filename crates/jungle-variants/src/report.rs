@@ -10,12 +10,13 @@ use serde::Serialize;
 use std::path::Path;
 
 /// The end reasons in column order, with their short column names.
-const REASONS: [(&str, &str); 6] = [
+const REASONS: [(&str, &str); 7] = [
     ("den", "den"),
     ("annihilation", "annih."),
     ("no_move", "no move"),
     ("repetition", "repet."),
     ("quiet_limit", "quiet"),
+    ("forfeit", "forfeit"),
     ("ply_cap", "cap"),
 ];
 

@@ -142,7 +142,7 @@ pub fn summarize(
             let mut reasons: BTreeMap<String, f64> = EndReason::ALL
                 .iter()
                 .map(|r| r.name())
-                .chain(["ply_cap"])
+                .chain(["forfeit", "ply_cap"])
                 .map(|r| (r.to_string(), 0.0))
                 .collect();
             for (reason, share) in reasons.iter_mut() {
@@ -179,6 +179,7 @@ fn interval_of_score(score: f64, games: u32) -> [f64; 2] {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use jungle_mcts::arena::GameResult;
     use jungle_rules::{Outcome, Rules, Side};
 
     fn game(variant: usize, index: u32, winner: Option<Side>, plies: u32) -> VariantGame {
@@ -187,14 +188,17 @@ mod tests {
             index,
             first_mover: Side::South,
             player_first: index % 2 == 0,
-            outcome: Some(Outcome {
-                winner,
-                reason: if winner.is_some() {
-                    EndReason::Den
-                } else {
-                    EndReason::Repetition
-                },
-            }),
+            result: GameResult {
+                outcome: Some(Outcome {
+                    winner,
+                    reason: if winner.is_some() {
+                        EndReason::Den
+                    } else {
+                        EndReason::Repetition
+                    },
+                }),
+                forfeit: None,
+            },
             plies,
         }
     }

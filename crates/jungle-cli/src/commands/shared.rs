@@ -1,8 +1,7 @@
 //! Pieces several subcommands use: loading a rule set and a position.
 
 use anyhow::{Context, Result};
-use jungle_mcts::{BaselineSpec, PlayerFactory};
-use jungle_net::{cpu_device, NetSpec};
+use jungle_mcts::PlayerFactory;
 use jungle_rules::{Position, Rules};
 
 /// Loads `--variant` (a preset name or a toml path).
@@ -19,13 +18,8 @@ pub fn load_position(fen: Option<&str>, rules: &Rules) -> Result<Position> {
 }
 
 /// Parses a player spec: a baseline (`random`, `greedy`, `alphabeta:DEPTH`,
-/// `mcts:SIMS`) or a network `net:CHECKPOINT[:SIMS]` (loaded here).
+/// `mcts:SIMS`), a network `net:CHECKPOINT[:SIMS]` (loaded here) or an
+/// external engine `jcei:PATH[:MOVETIME_MS]`.
 pub fn parse_player(spec: &str) -> Result<Box<dyn PlayerFactory>> {
-    if spec.starts_with("net:") {
-        return Ok(Box::new(NetSpec::parse(spec, &cpu_device())?));
-    }
-    let baseline: BaselineSpec = spec
-        .parse()
-        .map_err(|e: jungle_mcts::SpecError| anyhow::anyhow!("{e} (or net:CHECKPOINT[:SIMS])"))?;
-    Ok(Box::new(baseline))
+    jungle_engine::parse_player(spec).map_err(anyhow::Error::msg)
 }

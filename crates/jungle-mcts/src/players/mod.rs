@@ -48,6 +48,13 @@ pub trait Player: Send {
 
     /// Picks a move in a game that is not over.
     fn choose(&mut self, game: &Game) -> Decision;
+
+    /// Picks a move, or gives the game up with the reason (an external
+    /// engine that crashed, timed out or answered an illegal move). Matches
+    /// call this; players that cannot fail keep the default.
+    fn try_choose(&mut self, game: &Game) -> Result<Decision, String> {
+        Ok(self.choose(game))
+    }
 }
 
 /// Moves in generation order; the helpers below draw from them.

@@ -1,0 +1,165 @@
+//! `jungle engine` through a pipe (a whole game, a malformed command, quit)
+//! and `jcei:` players: the binary as an external engine in the arena, and
+//! an engine that dies mid-game forfeiting instead of hanging the match.
+
+mod common;
+
+use common::{json, temp_dir};
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Stdio};
+
+const JUNGLE: &str = env!("CARGO_BIN_EXE_jungle");
+
+/// A running `jungle engine` with a line reader.
+struct Engine {
+    child: std::process::Child,
+    stdin: std::process::ChildStdin,
+    lines: std::io::Lines<BufReader<std::process::ChildStdout>>,
+}
+
+impl Engine {
+    fn start() -> Engine {
+        let mut child = Command::new(JUNGLE)
+            .arg("engine")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take().unwrap();
+        let lines = BufReader::new(child.stdout.take().unwrap()).lines();
+        Engine {
+            child,
+            stdin,
+            lines,
+        }
+    }
+
+    fn send(&mut self, line: &str) {
+        writeln!(self.stdin, "{line}").unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    /// Lines up to and including the first that starts with `word`.
+    fn until(&mut self, word: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        for line in &mut self.lines {
+            let line = line.unwrap();
+            let done = line.starts_with(word);
+            out.push(line);
+            if done {
+                return out;
+            }
+        }
+        panic!("the engine closed before `{word}`: {out:?}");
+    }
+}
+
+#[test]
+fn a_whole_game_through_the_pipe() {
+    let mut e = Engine::start();
+    e.send("jcei");
+    let id = e.until("jceiok");
+    assert!(id[0].starts_with("id name jungle-zero"), "{id:?}");
+    assert!(id.iter().any(|l| l.starts_with("id author")), "{id:?}");
+    e.send("isready");
+    assert_eq!(e.until("readyok"), ["readyok"]);
+    // A malformed command: an error line, and the engine goes on.
+    e.send("go sideways");
+    e.send("isready");
+    let out = e.until("readyok");
+    assert!(out[0].starts_with("info string error"), "{out:?}");
+
+    // The engine plays both sides with `go depth 2` until the game ends,
+    // checked by a game kept here with the library.
+    let mut game = jungle_rules::Game::new(jungle_rules::Rules::default());
+    let mut moves: Vec<String> = Vec::new();
+    while !game.is_over() && moves.len() < 400 {
+        let position = if moves.is_empty() {
+            "position startpos".to_string()
+        } else {
+            format!("position startpos moves {}", moves.join(" "))
+        };
+        e.send(&position);
+        e.send(if moves.len() % 2 == 0 {
+            "go depth 2"
+        } else {
+            "go nodes 300"
+        });
+        let out = e.until("bestmove");
+        assert!(
+            out.len() >= 2 && out[0].starts_with("info depth 1"),
+            "{out:?}"
+        );
+        let mv = out
+            .last()
+            .unwrap()
+            .split_whitespace()
+            .nth(1)
+            .unwrap()
+            .to_string();
+        game.play_text(&mv)
+            .unwrap_or_else(|err| panic!("{mv}: {err}"));
+        moves.push(mv);
+    }
+    assert!(game.is_over(), "a game between depth-2 searches ends");
+    e.send(&format!("position startpos moves {}", moves.join(" ")));
+    e.send("go depth 1");
+    let out = e.until("bestmove");
+    assert_eq!(out.last().unwrap(), "bestmove (none)", "{out:?}");
+    e.send("d");
+    e.send("perft 2");
+    let out = e.until("perft");
+    assert!(out.iter().any(|l| l.contains("a b c d e f g")), "{out:?}");
+    e.send("quit");
+    let status = e.child.wait().unwrap();
+    assert!(status.success());
+}
+
+#[test]
+fn the_binary_as_an_external_engine_plays_a_match() {
+    let engine = format!("jcei:{JUNGLE} engine:20");
+    let v = json(&[
+        "arena",
+        "--a",
+        &engine,
+        "--b",
+        "greedy",
+        "--games",
+        "2",
+        "--threads",
+        "1",
+        "--json",
+    ]);
+    assert_eq!(v["games"], 2);
+    assert_eq!(v["reasons"]["forfeit"].as_u64().unwrap_or(0), 0, "{v}");
+    // The engine searches: it beats greedy.
+    assert!(v["score"].as_f64().unwrap() >= 0.5, "{v}");
+}
+
+#[test]
+fn an_engine_that_dies_forfeits_its_games() {
+    let dir = temp_dir("jcei-dies");
+    // Answers the handshake, then exits at the first `go`.
+    let script = dir.join("dies.sh");
+    std::fs::write(
+        &script,
+        "#!/bin/sh\nwhile read line; do\n  case \"$line\" in\n    jcei) echo jceiok;;\n    isready) echo readyok;;\n    go*) exit 3;;\n  esac\ndone\n",
+    )
+    .unwrap();
+    let mut perms = std::fs::metadata(&script).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
+    std::fs::set_permissions(&script, perms).unwrap();
+    let v = json(&[
+        "arena",
+        "--a",
+        &format!("jcei:{}:50", script.display()),
+        "--b",
+        "random",
+        "--games",
+        "2",
+        "--json",
+    ]);
+    assert_eq!(v["b_wins"], 2, "{v}");
+    assert_eq!(v["reasons"]["forfeit"], 2, "{v}");
+    std::fs::remove_dir_all(dir).unwrap();
+}

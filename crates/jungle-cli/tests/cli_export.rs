@@ -1,0 +1,135 @@
+//! `jungle export`: the four files, model.json against the committed JSON
+//! schema, test cases that match the network, weights under the ONNX names.
+
+mod common;
+
+use common::{jungle, temp_dir};
+
+const SCHEMA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/model.schema.json");
+
+/// A tiny network (with a global-pooling block) exported into `dir/export`.
+fn export_tiny(dir: &std::path::Path) -> std::path::PathBuf {
+    let config = dir.join("tiny.toml");
+    std::fs::write(
+        &config,
+        "blocks = 2\nfilters = 8\nglobal_pool_every = 2\npolicy_filters = 4\nvalue_filters = 4\nvalue_hidden = 8\n",
+    )
+    .unwrap();
+    let prefix = dir.join("ck");
+    let (ok, _, stderr) = jungle(&[
+        "net",
+        "init",
+        "--out",
+        prefix.to_str().unwrap(),
+        "--config",
+        config.to_str().unwrap(),
+        "--variant",
+        "elephant-rat",
+        "--seed",
+        "3",
+    ]);
+    assert!(ok, "{stderr}");
+    let out = dir.join("export");
+    let (ok, stdout, stderr) = jungle(&[
+        "export",
+        "--checkpoint",
+        prefix.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(ok, "{stderr}");
+    assert!(
+        stdout.contains("model.onnx") && stdout.contains("testcases.json"),
+        "{stdout}"
+    );
+    out
+}
+
+fn read_json(path: &std::path::Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+#[test]
+fn the_export_is_self_describing_and_valid_against_the_schema() {
+    let dir = temp_dir("export");
+    let out = export_tiny(&dir);
+    let model = read_json(&out.join("model.json"));
+    let schema = read_json(std::path::Path::new(SCHEMA));
+    let validator = jsonschema::validator_for(&schema).expect("the schema compiles");
+    let errors: Vec<String> = validator
+        .iter_errors(&model)
+        .map(|e| format!("{} at {}", e, e.instance_path))
+        .collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+    // The schema is not vacuous: a wrong plane count and a foreign switch fail.
+    let mut bad = model.clone();
+    bad["planes"].as_array_mut().unwrap().pop();
+    assert!(!validator.is_valid(&bad));
+    let mut bad = model.clone();
+    bad["rules"]["tiger_jump"] = "sideways".into();
+    assert!(!validator.is_valid(&bad));
+
+    assert_eq!(model["rules"]["elephant_captures_rat"], true);
+    assert_eq!(model["input"]["name"], "planes");
+    assert_eq!(model["outputs"][1]["name"], "wdl");
+    assert_eq!(model["planes"][0]["name"], "our rat");
+
+    // Test cases: planes of the right size, one-hot animal planes, outputs.
+    let tests = read_json(&out.join("testcases.json"));
+    let cases = tests["cases"].as_array().unwrap();
+    assert!(cases.len() >= 5);
+    for c in cases {
+        assert_eq!(c["planes"].as_array().unwrap().len(), 38 * 63);
+        assert_eq!(c["policy"].as_array().unwrap().len(), 252);
+        assert_eq!(c["wdl"].as_array().unwrap().len(), 3);
+        let slots: std::collections::HashSet<u64> = c["legal_moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["slot"].as_u64().unwrap())
+            .collect();
+        assert_eq!(slots.len(), c["legal_moves"].as_array().unwrap().len());
+    }
+    // The start: "our rat" (plane 0) is South's rat on g3 (index 2*7+6 = 20).
+    assert_eq!(cases[0]["planes"][20], 1.0);
+    // North to move in case 1: its rat (a7) is seen as "our rat" on a3 (index 14).
+    assert!(cases[1]["fen"].as_str().unwrap().contains(" b "));
+    assert_eq!(cases[1]["planes"][14], 1.0);
+
+    // The weights: an ONNX initialiser per tensor, the same names, nonempty.
+    let bytes = std::fs::read(out.join("model.safetensors")).unwrap();
+    let header_len = u64::from_le_bytes(bytes[..8].try_into().unwrap()) as usize;
+    let header: serde_json::Value = serde_json::from_slice(&bytes[8..8 + header_len]).unwrap();
+    let names: Vec<&String> = header
+        .as_object()
+        .unwrap()
+        .keys()
+        .filter(|k| *k != "__metadata__")
+        .collect();
+    assert!(names.len() >= 10, "{names:?}");
+    assert_eq!(header["__metadata__"]["format"], "jungle-zero-model");
+    let onnx = std::fs::read(out.join("model.onnx")).unwrap();
+    let contains = |needle: &[u8]| onnx.windows(needle.len()).any(|w| w == needle);
+    for name in &names {
+        assert!(contains(name.as_bytes()), "{name} is not in model.onnx");
+    }
+    for name in ["planes", "policy", "wdl", "moves_left"] {
+        assert!(contains(name.as_bytes()), "{name}");
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn exporting_a_missing_checkpoint_is_a_clear_error() {
+    let dir = temp_dir("export-bad");
+    let (ok, _, stderr) = jungle(&[
+        "export",
+        "--checkpoint",
+        dir.join("nothing").to_str().unwrap(),
+        "--out",
+        dir.join("out").to_str().unwrap(),
+    ]);
+    assert!(!ok);
+    assert!(stderr.contains("nothing"), "{stderr}");
+    std::fs::remove_dir_all(dir).unwrap();
+}

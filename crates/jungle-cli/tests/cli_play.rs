@@ -1,0 +1,62 @@
+//! `jungle play` driven through stdin: the board, bad input, hints, undo,
+//! and a won game.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+fn play(args: &[&str], input: &str) -> String {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_jungle"))
+        .arg("play")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn a_game_in_the_terminal_with_hints_undo_and_a_win() {
+    // South (you) can enter the den at once: d8d9.
+    let out = play(
+        &["--player", "greedy", "--fen", "6e/3C3/w6/7/7/7/7/5D1/L6 w"],
+        "hint\nz9z9\nmoves\nd8d9\n",
+    );
+    assert!(out.contains("a b c d e f g") && out.contains('~'), "{out}");
+    assert!(out.contains("hint: d8d9"), "{out}");
+    assert!(out.contains("not a legal move"), "{out}");
+    assert!(
+        out.contains("legal moves:") && out.contains("d8d9"),
+        "{out}"
+    );
+    assert!(
+        out.contains("Game over: ") && out.contains("you win"),
+        "{out}"
+    );
+
+    // From the start: a move, the reply, then undo takes both back.
+    let out = play(&["--player", "random"], "undo\na3a4\nundo\nquit\n");
+    assert!(out.contains("nothing to undo"), "{out}");
+    assert!(out.contains("random plays "), "{out}");
+    assert!(out.contains("took back 2 plies"), "{out}");
+}
+
+#[test]
+fn playing_north_lets_the_opponent_move_first() {
+    let out = play(&["--player", "greedy", "--side", "north"], "quit\n");
+    assert!(out.contains("You play north"), "{out}");
+    assert!(out.contains("greedy plays "), "{out}");
+}

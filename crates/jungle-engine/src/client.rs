@@ -1,0 +1,232 @@
+//! Any JCEI engine as a player: `jcei:COMMAND[:MOVETIME_MS]`, where
+//! COMMAND is the engine's path, with arguments after spaces if it needs
+//! them (`jcei:target/release/jungle engine:200` plays `jungle engine`).
+//!
+//! Each game starts the engine, sends `jcei` (waits for `jceiok`), the rule
+//! set (`setoption name Variant value NAME`, a preset name or a toml file
+//! written for it) and `isready`; each move sends `position fen START moves
+//! ...` and `go movetime MS` and reads up to `bestmove`. An engine that
+//! exits, answers nothing in time (twice the move time plus 5 s) or names
+//! an illegal move forfeits the game, with the reason in the record.
+
+use jungle_mcts::{Decision, Player, PlayerFactory};
+use jungle_rules::{Game, Rules};
+use std::io::{BufRead, BufReader, Write};
+use std::path::PathBuf;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::time::Duration;
+
+/// Move time when the spec gives none.
+pub const DEFAULT_MOVETIME_MS: u64 = 1000;
+/// How long the handshake may take.
+const HANDSHAKE: Duration = Duration::from_secs(10);
+
+/// A parsed `jcei:PATH[:MOVETIME_MS]`.
+#[derive(Clone, Debug)]
+pub struct JceiSpec {
+    spec: String,
+    command: String,
+    movetime_ms: u64,
+}
+
+impl JceiSpec {
+    /// Parses `jcei:COMMAND[:MOVETIME_MS]` and checks that the engine starts and answers `jcei`.
+    pub fn parse(spec: &str) -> Result<JceiSpec, String> {
+        let rest = spec
+            .strip_prefix("jcei:")
+            .ok_or_else(|| format!("`{spec}`: expected `jcei:PATH[:MOVETIME_MS]`"))?;
+        let (path, movetime_ms) = match rest.rsplit_once(':') {
+            Some((path, ms)) if !ms.is_empty() && ms.bytes().all(|b| b.is_ascii_digit()) => {
+                let ms: u64 = ms
+                    .parse()
+                    .ok()
+                    .filter(|&m| m >= 1)
+                    .ok_or_else(|| format!("`{spec}`: the move time must be at least 1 ms"))?;
+                (path, ms)
+            }
+            _ => (rest, DEFAULT_MOVETIME_MS),
+        };
+        if path.trim().is_empty() {
+            return Err(format!("`{spec}`: missing engine path after `jcei:`"));
+        }
+        let parsed = JceiSpec {
+            spec: spec.to_string(),
+            command: path.trim().to_string(),
+            movetime_ms,
+        };
+        // Fail now, with the reason, rather than forfeit every game.
+        Connection::start(&parsed.command, &Rules::default())
+            .map_err(|e| format!("`{spec}`: {e}"))?;
+        Ok(parsed)
+    }
+}
+
+impl PlayerFactory for JceiSpec {
+    fn name(&self) -> String {
+        self.spec.clone()
+    }
+
+    fn build(&self, rules: &Rules, _seed: u64) -> Box<dyn Player> {
+        Box::new(JceiPlayer {
+            spec: self.clone(),
+            rules: rules.clone(),
+            connection: None,
+        })
+    }
+}
+
+/// A running engine process.
+struct Connection {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+    /// A rule-set file written for the engine, removed on drop.
+    rules_file: Option<PathBuf>,
+}
+
+impl Connection {
+    fn start(command: &str, rules: &Rules) -> Result<Connection, String> {
+        let mut words = command.split_whitespace();
+        let program = words.next().unwrap_or_default();
+        let mut child = Command::new(program)
+            .args(words)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| format!("cannot start engine `{command}`: {e}"))?;
+        let stdin = child.stdin.take().expect("piped");
+        let stdout = child.stdout.take().expect("piped");
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut c = Connection {
+            child,
+            stdin,
+            lines,
+            rules_file: None,
+        };
+        c.send("jcei")?;
+        c.wait_for("jceiok", HANDSHAKE)?;
+        let variant = match Rules::preset_names().find(|n| Rules::preset(n).as_ref() == Some(rules))
+        {
+            Some(name) => name.to_string(),
+            None => {
+                let file = std::env::temp_dir().join(format!(
+                    "jungle-jcei-rules-{}-{:p}.toml",
+                    std::process::id(),
+                    &c
+                ));
+                std::fs::write(&file, rules.to_toml())
+                    .map_err(|e| format!("{}: {e}", file.display()))?;
+                let name = file.display().to_string();
+                c.rules_file = Some(file);
+                name
+            }
+        };
+        c.send(&format!("setoption name Variant value {variant}"))?;
+        c.send("isready")?;
+        c.wait_for("readyok", HANDSHAKE)?;
+        Ok(c)
+    }
+
+    fn send(&mut self, line: &str) -> Result<(), String> {
+        writeln!(self.stdin, "{line}")
+            .and_then(|_| self.stdin.flush())
+            .map_err(|_| "the engine exited".to_string())
+    }
+
+    /// Reads lines until one starts with `word`; returns that line.
+    fn wait_for(&mut self, word: &str, timeout: Duration) -> Result<String, String> {
+        let deadline = std::time::Instant::now() + timeout;
+        loop {
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) if line.split_whitespace().next() == Some(word) => return Ok(line),
+                Ok(_) => continue,
+                Err(RecvTimeoutError::Timeout) => {
+                    return Err(format!("no `{word}` within {} ms", timeout.as_millis()))
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Err(format!("the engine exited before `{word}`"))
+                }
+            }
+        }
+    }
+}
+
+impl Drop for Connection {
+    fn drop(&mut self) {
+        let _ = writeln!(self.stdin, "quit");
+        let _ = self.stdin.flush();
+        std::thread::sleep(Duration::from_millis(20));
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        if let Some(file) = &self.rules_file {
+            let _ = std::fs::remove_file(file);
+        }
+    }
+}
+
+/// One game's connection to the engine.
+pub struct JceiPlayer {
+    spec: JceiSpec,
+    rules: Rules,
+    connection: Option<Connection>,
+}
+
+impl JceiPlayer {
+    fn ask(&mut self, game: &Game) -> Result<Decision, String> {
+        if self.connection.is_none() {
+            self.connection = Some(Connection::start(&self.spec.command, &self.rules)?);
+        }
+        let c = self.connection.as_mut().expect("started");
+        let moves: Vec<String> = game.moves().iter().map(|m| m.to_string()).collect();
+        let mut position = format!("position fen {}", game.start_position().to_fen());
+        if !moves.is_empty() {
+            position.push_str(" moves ");
+            position.push_str(&moves.join(" "));
+        }
+        c.send(&position)?;
+        c.send(&format!("go movetime {}", self.spec.movetime_ms))?;
+        let timeout = Duration::from_millis(self.spec.movetime_ms * 2 + 5000);
+        let line = c.wait_for("bestmove", timeout)?;
+        let text = line.split_whitespace().nth(1).unwrap_or("");
+        game.legal_moves()
+            .iter()
+            .copied()
+            .find(|m| m.to_string() == text)
+            .map(Decision::just)
+            .ok_or_else(|| format!("illegal move `{text}` in {}", game.position().to_fen()))
+    }
+}
+
+impl Player for JceiPlayer {
+    fn name(&self) -> String {
+        self.spec.spec.clone()
+    }
+
+    /// For callers that cannot end a game by forfeit: a failed engine plays
+    /// the first legal move (the arena and `variants` use
+    /// [`Player::try_choose`], where the failure ends the game).
+    fn choose(&mut self, game: &Game) -> Decision {
+        self.try_choose(game)
+            .unwrap_or_else(|_| Decision::just(game.legal_moves()[0]))
+    }
+
+    fn try_choose(&mut self, game: &Game) -> Result<Decision, String> {
+        let decision = self.ask(game);
+        if decision.is_err() {
+            // A failed engine is not asked again in this game.
+            self.connection = None;
+        }
+        decision
+    }
+}

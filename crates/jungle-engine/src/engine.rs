@@ -1,0 +1,385 @@
+//! `jungle engine`: a JCEI engine on any line-based input and output.
+//!
+//! Without a network it searches with alpha-beta (iterative deepening);
+//! `setoption name Network value CHECKPOINT` switches to the network's
+//! search (PUCT, run in chunks so `stop` and time limits are honoured).
+//! Input is read on its own thread, so `stop` and `quit` reach a running
+//! search. A bad command gets an `info string error: ...` line and the
+//! engine goes on.
+
+use crate::protocol::{parse, Command, GoLimit, Start};
+use jungle_mcts::players::AlphaBeta;
+use jungle_mcts::{search, Player, Search, SearchConfig};
+use jungle_net::{cpu_device, load_checkpoint, NetEvaluator, PolicyValueNet};
+use jungle_rules::{perft, Game, Move, Rules};
+use std::io::{BufRead, Write};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Arc};
+use std::time::Instant;
+
+/// The engine's name in `id name`.
+pub const ENGINE_NAME: &str = concat!("jungle-zero ", env!("CARGO_PKG_VERSION"));
+/// Default simulations of the network's search for a plain `go`.
+pub const DEFAULT_NODES: u64 = 800;
+/// Default alpha-beta depth for a plain `go`.
+pub const DEFAULT_DEPTH: u32 = 6;
+/// Simulations between checks of the clock and `stop`.
+const CHUNK: u32 = 64;
+/// Most simulations a `go depth` of the network's search may take.
+const DEPTH_NODE_CAP: u64 = 200_000;
+
+/// The state of one engine session.
+pub struct Engine {
+    rules: Rules,
+    variant: String,
+    network: Option<(PathBuf, PolicyValueNet)>,
+    nodes: u64,
+    depth: u32,
+    game: Game,
+    search: Option<Search>,
+    seed: u64,
+}
+
+impl Default for Engine {
+    fn default() -> Self {
+        Engine::new()
+    }
+}
+
+impl Engine {
+    /// An engine under the standard rules, alpha-beta until a network is set.
+    pub fn new() -> Engine {
+        Engine {
+            rules: Rules::default(),
+            variant: "standard".to_string(),
+            network: None,
+            nodes: DEFAULT_NODES,
+            depth: DEFAULT_DEPTH,
+            game: Game::new(Rules::default()),
+            search: None,
+            seed: 0,
+        }
+    }
+
+    /// The lines answering `jcei`.
+    fn identify(&self) -> Vec<String> {
+        vec![
+            format!("id name {ENGINE_NAME}"),
+            "id author the jungle-zero developers".to_string(),
+            format!("option name Variant type string default standard"),
+            "option name Network type string default <empty>".to_string(),
+            format!("option name Nodes type spin default {DEFAULT_NODES} min 1 max 10000000"),
+            format!("option name Depth type spin default {DEFAULT_DEPTH} min 1 max 30"),
+            "jceiok".to_string(),
+        ]
+    }
+
+    fn set_option(&mut self, name: &str, value: &str) -> Result<String, String> {
+        match name.to_ascii_lowercase().as_str() {
+            "variant" => {
+                let rules = Rules::load(value).map_err(|e| e.to_string())?;
+                self.rules = rules;
+                self.variant = value.to_string();
+                self.game = Game::new(self.rules.clone());
+                self.search = None;
+                Ok(format!("variant {value}"))
+            }
+            "network" => {
+                if value.is_empty() || value == "<empty>" || value == "none" {
+                    self.network = None;
+                    return Ok("no network: alpha-beta search".to_string());
+                }
+                let path = PathBuf::from(value);
+                let ck = load_checkpoint(&path, &cpu_device()).map_err(|e| e.to_string())?;
+                let note = format!(
+                    "network {} (step {}, {} blocks x {} filters)",
+                    value, ck.meta.step, ck.meta.net.blocks, ck.meta.net.filters
+                );
+                self.network = Some((path, ck.net));
+                self.search = None;
+                Ok(note)
+            }
+            "nodes" => {
+                self.nodes = value
+                    .parse()
+                    .ok()
+                    .filter(|&n| n >= 1)
+                    .ok_or("Nodes must be a whole number >= 1")?;
+                Ok(format!("nodes {}", self.nodes))
+            }
+            "depth" => {
+                self.depth = value
+                    .parse()
+                    .ok()
+                    .filter(|d| (1..=30).contains(d))
+                    .ok_or("Depth must be a whole number from 1 to 30")?;
+                Ok(format!("depth {}", self.depth))
+            }
+            _ => Err(format!(
+                "unknown option `{name}`; expected Variant, Network, Nodes or Depth"
+            )),
+        }
+    }
+
+    fn set_position(&mut self, start: &Start, moves: &[String]) -> Result<(), String> {
+        let mut game = match start {
+            Start::StartPos => Game::new(self.rules.clone()),
+            Start::Fen(fen) => {
+                Game::from_fen(self.rules.clone(), fen).map_err(|e| e.to_string())?
+            }
+        };
+        for text in moves {
+            game.play_text(text)
+                .map_err(|e| format!("move `{text}`: {e}"))?;
+        }
+        self.game = game;
+        Ok(())
+    }
+
+    /// Runs `go`: `info` lines through `say`, then the best move (`None`
+    /// when the game is over).
+    fn go(
+        &mut self,
+        limit: GoLimit,
+        stop: &AtomicBool,
+        say: &mut dyn FnMut(String),
+    ) -> Option<Move> {
+        if self.game.is_over() {
+            return None;
+        }
+        let started = Instant::now();
+        if let Some((_, net)) = &self.network {
+            let net = net.clone();
+            Some(self.go_network(&net, limit, stop, started, say))
+        } else {
+            Some(self.go_alphabeta(limit, stop, started, say))
+        }
+    }
+
+    fn go_network(
+        &mut self,
+        net: &PolicyValueNet,
+        limit: GoLimit,
+        stop: &AtomicBool,
+        started: Instant,
+        say: &mut dyn FnMut(String),
+    ) -> Move {
+        let rules = self.rules.clone();
+        let seed = self.seed;
+        let tree = self
+            .search
+            .get_or_insert_with(|| Search::new(rules.clone(), SearchConfig::default(), seed));
+        let mut evaluator = NetEvaluator::new(net, rules);
+        let mut total: u64 = 0;
+        loop {
+            let chunk = match limit {
+                GoLimit::Nodes(n) => (n - total).min(CHUNK as u64) as u32,
+                GoLimit::Default => (self.nodes - total).min(CHUNK as u64) as u32,
+                _ => CHUNK,
+            };
+            tree.set_simulations(chunk.max(1));
+            let result = search(tree, &self.game, &mut evaluator);
+            total += result.simulations as u64;
+            let ms = started.elapsed().as_millis();
+            say(format!(
+                "info depth {} nodes {} score cp {} time {} pv {}",
+                result.pv.len(),
+                total,
+                (result.value * 1000.0).round() as i32,
+                ms,
+                line(&result.pv)
+            ));
+            let done = match limit {
+                GoLimit::Nodes(n) => total >= n,
+                GoLimit::Default => total >= self.nodes,
+                GoLimit::MoveTime(t) => ms as u64 >= t,
+                GoLimit::Depth(d) => result.pv.len() as u32 >= d || total >= DEPTH_NODE_CAP,
+            };
+            if done || stop.load(Ordering::Relaxed) {
+                return result.best;
+            }
+        }
+    }
+
+    fn go_alphabeta(
+        &mut self,
+        limit: GoLimit,
+        stop: &AtomicBool,
+        started: Instant,
+        say: &mut dyn FnMut(String),
+    ) -> Move {
+        let max_depth = match limit {
+            GoLimit::Depth(d) => d.max(1),
+            GoLimit::Default => self.depth,
+            _ => 30,
+        };
+        let mut nodes = 0u64;
+        let mut best = None;
+        for depth in 1..=max_depth {
+            let mut ab = AlphaBeta::new(depth, self.rules.clone(), self.seed);
+            let decision = ab.choose(&self.game);
+            nodes += ab.nodes();
+            let ms = started.elapsed().as_millis() as u64;
+            let value = decision.value.unwrap_or(0.0);
+            say(format!(
+                "info depth {depth} nodes {nodes} score cp {} time {ms} pv {}",
+                (value * 1000.0).round() as i32,
+                line(&decision.pv)
+            ));
+            best = Some(decision.mv);
+            let done = match limit {
+                GoLimit::Nodes(n) => nodes >= n,
+                // The next depth takes several times longer: stop when it
+                // would not fit.
+                GoLimit::MoveTime(t) => ms.saturating_mul(4) >= t,
+                _ => false,
+            };
+            if done || stop.load(Ordering::Relaxed) || value.abs() >= 1.0 {
+                break;
+            }
+        }
+        best.expect("depth 1 always runs")
+    }
+
+    /// Handles one command; returns the lines to print and whether to quit.
+    pub fn handle(&mut self, command: Command, stop: &AtomicBool) -> (Vec<String>, bool) {
+        let mut out = Vec::new();
+        match command {
+            Command::Jcei => out = self.identify(),
+            Command::IsReady => out.push("readyok".to_string()),
+            Command::NewGame => {
+                self.game = Game::new(self.rules.clone());
+                self.search = None;
+                self.seed += 1;
+            }
+            Command::Position { start, moves } => {
+                if let Err(e) = self.set_position(&start, &moves) {
+                    out.push(format!("info string error: {e}"));
+                }
+            }
+            Command::Go(limit) => {
+                stop.store(false, Ordering::Relaxed);
+                let best = self.go(limit, stop, &mut |l| out.push(l));
+                out.push(match best {
+                    Some(mv) => format!("bestmove {mv}"),
+                    None => {
+                        let why = self.game.outcome().map_or("over".into(), |o| o.to_string());
+                        format!("info string error: the game is over ({why})\nbestmove (none)")
+                    }
+                });
+            }
+            Command::Stop => {}
+            Command::Quit => return (out, true),
+            Command::Display => {
+                out.extend(self.game.position().to_string().lines().map(String::from));
+                out.push(format!("variant {}", self.variant));
+            }
+            Command::Perft(depth) => {
+                let started = Instant::now();
+                let count = perft(self.game.position(), &self.rules, depth);
+                out.push(format!(
+                    "perft {depth} nodes {count} time {}",
+                    started.elapsed().as_millis()
+                ));
+            }
+            Command::SetOption { name, value } => match self.set_option(&name, &value) {
+                Ok(note) => out.push(format!("info string {note}")),
+                Err(e) => out.push(format!("info string error: {e}")),
+            },
+        }
+        (out, false)
+    }
+}
+
+fn line(moves: &[Move]) -> String {
+    moves
+        .iter()
+        .map(|m| m.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Runs the engine until `quit` or the end of `input`, answering on
+/// `output` (flushed after every answer).
+pub fn run_engine<R, W>(input: R, mut output: W) -> std::io::Result<()>
+where
+    R: BufRead + Send + 'static,
+    W: Write,
+{
+    let stop = Arc::new(AtomicBool::new(false));
+    let (tx, rx) = mpsc::channel::<String>();
+    let reader_stop = Arc::clone(&stop);
+    std::thread::spawn(move || {
+        for line in input.lines() {
+            let Ok(line) = line else { break };
+            let word = line.split_whitespace().next().unwrap_or("");
+            if word == "stop" || word == "quit" {
+                reader_stop.store(true, Ordering::Relaxed);
+            }
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let mut engine = Engine::new();
+    for line in rx {
+        let command = match parse(&line) {
+            Ok(Some(c)) => c,
+            Ok(None) => continue,
+            Err(e) => {
+                writeln!(output, "info string error: {e}")?;
+                output.flush()?;
+                continue;
+            }
+        };
+        let (lines, quit) = engine.handle(command, &stop);
+        for l in lines {
+            writeln!(output, "{l}")?;
+        }
+        output.flush()?;
+        if quit {
+            break;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(engine: &mut Engine, line: &str) -> Vec<String> {
+        let stop = AtomicBool::new(false);
+        engine.handle(parse(line).unwrap().unwrap(), &stop).0
+    }
+
+    #[test]
+    fn alphabeta_finds_the_den_entry_and_reports_depths() {
+        let mut e = Engine::new();
+        assert!(run(&mut e, "position fen 6e/3C3/w6/7/7/7/7/5D1/L6 w").is_empty());
+        let out = run(&mut e, "go depth 3");
+        assert_eq!(out.last().unwrap(), "bestmove d8d9", "{out:?}");
+        assert!(out[0].starts_with("info depth 1 nodes "), "{out:?}");
+    }
+
+    #[test]
+    fn options_and_bad_input_are_answered_not_fatal() {
+        let mut e = Engine::new();
+        let out = run(&mut e, "setoption name Variant value elefant");
+        assert!(
+            out[0].starts_with("info string error: unknown variant"),
+            "{out:?}"
+        );
+        let out = run(&mut e, "setoption name Variant value elephant-rat");
+        assert_eq!(out, ["info string variant elephant-rat"]);
+        let out = run(&mut e, "position startpos moves a3a9");
+        assert!(out[0].contains("a3a9"), "{out:?}");
+        let out = run(&mut e, "setoption name Network value /no/such/checkpoint");
+        assert!(out[0].starts_with("info string error"), "{out:?}");
+        let out = run(&mut e, "perft 3");
+        assert!(out[0].starts_with("perft 3 nodes "), "{out:?}");
+        let out = run(&mut e, "d");
+        assert!(out.iter().any(|l| l.contains("a b c d e f g")), "{out:?}");
+    }
+}
