@@ -3,32 +3,18 @@
 
 mod common;
 
-use common::{jungle, temp_dir};
+use common::{jungle, net_init, temp_dir};
 
 const SCHEMA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/model.schema.json");
 
 /// A tiny network (with a global-pooling block) exported into `dir/export`.
 fn export_tiny(dir: &std::path::Path) -> std::path::PathBuf {
-    let config = dir.join("tiny.toml");
-    std::fs::write(
-        &config,
+    let (prefix, _) = net_init(
+        dir,
+        "ck",
         "blocks = 2\nfilters = 8\nglobal_pool_every = 2\npolicy_filters = 4\nvalue_filters = 4\nvalue_hidden = 8\n",
-    )
-    .unwrap();
-    let prefix = dir.join("ck");
-    let (ok, _, stderr) = jungle(&[
-        "net",
-        "init",
-        "--out",
-        prefix.to_str().unwrap(),
-        "--config",
-        config.to_str().unwrap(),
-        "--variant",
-        "elephant-rat",
-        "--seed",
-        "3",
-    ]);
-    assert!(ok, "{stderr}");
+        &["--variant", "elephant-rat", "--seed", "3"],
+    );
     let out = dir.join("export");
     let (ok, stdout, stderr) = jungle(&[
         "export",

@@ -2,29 +2,12 @@
 
 mod common;
 
-use common::{json, jungle, temp_dir};
+use common::{json, jungle, net_init, temp_dir, TINY_NET};
 
 #[test]
 fn init_writes_a_checkpoint_that_net_players_load() {
     let dir = temp_dir("net-init");
-    let config = dir.join("tiny.toml");
-    std::fs::write(
-        &config,
-        "blocks = 1\nfilters = 8\npolicy_filters = 4\nvalue_filters = 4\nvalue_hidden = 8\n",
-    )
-    .unwrap();
-    let prefix = dir.join("000000");
-    let (ok, stdout, stderr) = jungle(&[
-        "net",
-        "init",
-        "--out",
-        prefix.to_str().unwrap(),
-        "--config",
-        config.to_str().unwrap(),
-        "--variant",
-        "trap-attack",
-    ]);
-    assert!(ok, "{stderr}");
+    let (prefix, stdout) = net_init(&dir, "000000", TINY_NET, &["--variant", "trap-attack"]);
     assert!(stdout.contains("1 blocks x 8 filters"), "{stdout}");
     let meta: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("000000.json")).unwrap()).unwrap();

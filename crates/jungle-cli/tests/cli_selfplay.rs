@@ -2,28 +2,16 @@
 
 mod common;
 
-use common::{jungle, temp_dir};
+use common::{jungle, net_init, temp_dir, TINY_NET};
 
-const TINY_NET: &str =
-    "blocks = 1\nfilters = 8\npolicy_filters = 4\nvalue_filters = 4\nvalue_hidden = 8\n";
 const FAST_SELFPLAY: &str = "[selfplay]\nworkers = 1\ngames_in_flight = 4\nfull_simulations = 8\ncheap_simulations = 2\nmax_plies = 40\ngames_per_shard = 2\n";
 
 #[test]
 fn selfplay_writes_shards_that_stats_reads_and_verifies() {
     let dir = temp_dir("selfplay");
-    let (net_cfg, sp_cfg) = (dir.join("net.toml"), dir.join("sp.toml"));
-    std::fs::write(&net_cfg, TINY_NET).unwrap();
+    let sp_cfg = dir.join("sp.toml");
     std::fs::write(&sp_cfg, FAST_SELFPLAY).unwrap();
-    let ck = dir.join("000000");
-    let (ok, _, stderr) = jungle(&[
-        "net",
-        "init",
-        "--out",
-        ck.to_str().unwrap(),
-        "--config",
-        net_cfg.to_str().unwrap(),
-    ]);
-    assert!(ok, "{stderr}");
+    let (ck, _) = net_init(&dir, "000000", TINY_NET, &[]);
     let shards = dir.join("shards");
     let args = [
         "selfplay",

@@ -53,6 +53,28 @@ pub fn range(values: impl Iterator<Item = f64> + Clone, pad: f64) -> (f64, f64) 
     )
 }
 
+/// Draws the chart's legend (white box, black border) at `position` and
+/// presents `root`: how every figure ends.
+pub fn finish<'a, DB, CT>(
+    root: &DrawingArea<DB, Shift>,
+    chart: &mut ChartContext<'a, DB, CT>,
+    position: SeriesLabelPosition,
+) -> DrawResult
+where
+    DB: DrawingBackend + 'a,
+    DB::ErrorType: 'static,
+    CT: plotters::coord::CoordTranslate,
+{
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .position(position)
+        .draw()?;
+    root.present()?;
+    Ok(())
+}
+
 /// Draws `figure` as `DIR/STEM.png` and `DIR/STEM.svg`; errors name the file.
 pub fn write_figure(dir: &Path, stem: &str, figure: &impl Figure) -> Result<(), String> {
     register_font();

@@ -2,7 +2,7 @@
 //! training step and against hours (95% error bars, anchors as horizontal
 //! lines), and the loss curves.
 
-use jungle_plot::{range, write_figure, DrawResult, Figure};
+use jungle_plot::{finish, range, write_figure, DrawResult, Figure};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use std::path::Path;
@@ -119,14 +119,7 @@ where
             6,
         )
     }))?;
-    chart
-        .configure_series_labels()
-        .background_style(WHITE.mix(0.8))
-        .border_style(BLACK)
-        .position(SeriesLabelPosition::UpperLeft)
-        .draw()?;
-    root.present()?;
-    Ok(())
+    finish(&root, &mut chart, SeriesLabelPosition::UpperLeft)
 }
 
 fn draw_losses<DB: DrawingBackend>(root: DrawingArea<DB, Shift>, points: &[LossPoint]) -> DrawResult
@@ -167,13 +160,7 @@ where
             .label(name)
             .legend(move |(a, b)| PathElement::new([(a, b), (a + 16, b)], color));
     }
-    chart
-        .configure_series_labels()
-        .background_style(WHITE.mix(0.8))
-        .border_style(BLACK)
-        .draw()?;
-    root.present()?;
-    Ok(())
+    finish(&root, &mut chart, SeriesLabelPosition::MiddleRight)
 }
 
 /// Writes `elo.png`/`elo.svg` (by step) and `elo-hours.png`/`elo-hours.svg` in `dir`.

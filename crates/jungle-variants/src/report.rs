@@ -3,7 +3,7 @@
 //! and `variants-length.png/svg` (game-length distributions).
 
 use crate::summary::VariantSummary;
-use jungle_plot::{write_figure, DrawResult, Figure};
+use jungle_plot::{finish, write_figure, DrawResult, Figure};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use serde::Serialize;
@@ -294,14 +294,7 @@ impl Figure for OutcomeBars<'_> {
                 ),
             ]
         }))?;
-        chart
-            .configure_series_labels()
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .position(SeriesLabelPosition::UpperRight)
-            .draw()?;
-        root.present()?;
-        Ok(())
+        finish(&root, &mut chart, SeriesLabelPosition::UpperRight)
     }
 }
 
@@ -362,13 +355,6 @@ impl Figure for LengthCurves<'_> {
                 .label(format!("{} (median {:.0})", v.variant, v.median_plies))
                 .legend(move |(a, b)| PathElement::new([(a, b), (a + 16, b)], color));
         }
-        chart
-            .configure_series_labels()
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .position(SeriesLabelPosition::UpperRight)
-            .draw()?;
-        root.present()?;
-        Ok(())
+        finish(&root, &mut chart, SeriesLabelPosition::UpperRight)
     }
 }

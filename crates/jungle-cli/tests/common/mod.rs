@@ -30,3 +30,33 @@ pub fn temp_dir(name: &str) -> std::path::PathBuf {
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
+
+/// A tiny network config (1 block x 8 filters).
+pub const TINY_NET: &str =
+    "blocks = 1\nfilters = 8\npolicy_filters = 4\nvalue_filters = 4\nvalue_hidden = 8\n";
+
+/// Runs `jungle net init` for a network with config text `config` into
+/// `dir/NAME` (extra arguments after), expects success; returns the
+/// checkpoint prefix and stdout.
+pub fn net_init(
+    dir: &std::path::Path,
+    name: &str,
+    config: &str,
+    extra: &[&str],
+) -> (std::path::PathBuf, String) {
+    let config_path = dir.join(format!("{name}.net.toml"));
+    std::fs::write(&config_path, config).unwrap();
+    let prefix = dir.join(name);
+    let mut args = vec![
+        "net",
+        "init",
+        "--out",
+        prefix.to_str().unwrap(),
+        "--config",
+        config_path.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    let (ok, stdout, stderr) = jungle(&args);
+    assert!(ok, "{stderr}");
+    (prefix, stdout)
+}
