@@ -14,6 +14,7 @@ use jungle_rules::{Game, Rules};
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::Duration;
 
@@ -119,10 +120,11 @@ impl Connection {
         {
             Some(name) => name.to_string(),
             None => {
+                static FILES: AtomicU64 = AtomicU64::new(0);
                 let file = std::env::temp_dir().join(format!(
-                    "jungle-jcei-rules-{}-{:p}.toml",
+                    "jungle-jcei-rules-{}-{}.toml",
                     std::process::id(),
-                    &c
+                    FILES.fetch_add(1, Ordering::Relaxed)
                 ));
                 std::fs::write(&file, rules.to_toml())
                     .map_err(|e| format!("{}: {e}", file.display()))?;

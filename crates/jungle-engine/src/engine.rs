@@ -67,7 +67,7 @@ impl Engine {
         vec![
             format!("id name {ENGINE_NAME}"),
             "id author the jungle-zero developers".to_string(),
-            format!("option name Variant type string default standard"),
+            "option name Variant type string default standard".to_string(),
             "option name Network type string default <empty>".to_string(),
             format!("option name Nodes type spin default {DEFAULT_NODES} min 1 max 10000000"),
             format!("option name Depth type spin default {DEFAULT_DEPTH} min 1 max 30"),
