@@ -55,6 +55,28 @@ fn a_game_in_the_terminal_with_hints_undo_and_a_win() {
 }
 
 #[test]
+fn bad_play_options_are_clear_errors() {
+    let out = Command::new(env!("CARGO_BIN_EXE_jungle"))
+        .args(["play", "--side", "east"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("east") && stderr.contains("south or north"),
+        "{stderr}"
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_jungle"))
+        .args(["play", "--fen", "7/7/7 w"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--fen"));
+}
+
+#[test]
 fn playing_north_lets_the_opponent_move_first() {
     let out = play(&["--player", "greedy", "--side", "north"], "quit\n");
     assert!(out.contains("You play north"), "{out}");

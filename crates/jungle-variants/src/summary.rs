@@ -62,9 +62,9 @@ pub struct VariantSummary {
     pub lengths: Vec<u32>,
 }
 
+/// The 95% Wilson interval of a share `count / games`.
 fn interval(count: u32, games: u32) -> [f64; 2] {
-    let (lo, hi) = wilson_interval(count as f64 / games.max(1) as f64, games, Z95);
-    [lo, hi]
+    interval_of_score(count as f64 / games.max(1) as f64, games)
 }
 
 fn mean_and_variance(xs: &[f64]) -> (f64, f64) {
@@ -171,6 +171,7 @@ pub fn summarize(
         .collect()
 }
 
+/// The 95% Wilson interval of a mean score over `games`.
 fn interval_of_score(score: f64, games: u32) -> [f64; 2] {
     let (lo, hi) = wilson_interval(score, games, Z95);
     [lo, hi]
