@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{json, temp_dir};
+use common::{json, net_init, temp_dir, TINY_NET};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 
@@ -113,6 +113,33 @@ fn a_whole_game_through_the_pipe() {
     e.send("quit");
     let status = e.child.wait().unwrap();
     assert!(status.success());
+}
+
+#[test]
+fn the_engine_searches_with_a_network_once_one_is_set() {
+    let dir = temp_dir("engine-net");
+    let (prefix, _) = net_init(&dir, "ck", TINY_NET, &[]);
+    let mut e = Engine::start();
+    e.send(&format!(
+        "setoption name Network value {}",
+        prefix.display()
+    ));
+    e.send("isready");
+    let out = e.until("readyok");
+    assert!(out[0].starts_with("info string network"), "{out:?}");
+    e.send("position fen 6e/3C3/w6/7/7/7/7/5D1/L6 w");
+    e.send("go nodes 200");
+    let out = e.until("bestmove");
+    // Chunks of 64 simulations: 64, 128, 192, 200.
+    let infos: Vec<&String> = out.iter().filter(|l| l.starts_with("info depth")).collect();
+    assert_eq!(infos.len(), 4, "{out:?}");
+    assert!(infos[3].contains(" nodes 200 "), "{out:?}");
+    assert_eq!(out.last().unwrap(), "bestmove d8d9", "{out:?}");
+    e.send("go movetime 50");
+    assert!(e.until("bestmove").last().unwrap().starts_with("bestmove "));
+    e.send("quit");
+    assert!(e.child.wait().unwrap().success());
+    std::fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]
