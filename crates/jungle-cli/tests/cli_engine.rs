@@ -188,5 +188,7 @@ fn an_engine_that_dies_forfeits_its_games() {
     ]);
     assert_eq!(v["b_wins"], 2, "{v}");
     assert_eq!(v["reasons"]["forfeit"], 2, "{v}");
+    let why = v["forfeits"][0].as_str().unwrap();
+    assert!(why.contains("dies.sh") && why.contains("exited"), "{why}");
     std::fs::remove_dir_all(dir).unwrap();
 }

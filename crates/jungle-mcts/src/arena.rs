@@ -265,6 +265,8 @@ pub struct MatchSummary {
     /// Games per end reason (`den`, `annihilation`, `no_move`, `repetition`,
     /// `quiet_limit`, `forfeit`, and `ply_cap` for stopped games).
     pub reasons: BTreeMap<String, u32>,
+    /// Why each forfeited game was given up (`game N: PLAYER: reason`).
+    pub forfeits: Vec<String>,
 }
 
 impl MatchSummary {
@@ -306,6 +308,13 @@ impl MatchSummary {
                 records.iter().map(|r| r.plies as f64).sum::<f64>() / games as f64
             },
             reasons,
+            forfeits: records
+                .iter()
+                .filter_map(|r| {
+                    let f = r.result.forfeit.as_ref()?;
+                    Some(format!("game {}: {}", r.index, f.reason))
+                })
+                .collect(),
         }
     }
 }

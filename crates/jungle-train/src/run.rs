@@ -466,6 +466,12 @@ impl Run {
             );
             arena.opening_plies = cfg.opening_plies;
             let records = run_match(&current, opponent.as_ref(), &arena, &|_| eval_bar.inc(1));
+            for forfeit in records.iter().filter_map(|r| r.result.forfeit.as_ref()) {
+                eval_bar.println(format!(
+                    "gen {gen} evaluation: forfeit by {}",
+                    forfeit.reason
+                ));
+            }
             let lines: Vec<MatchLine> = records
                 .iter()
                 .map(|r| MatchLine {

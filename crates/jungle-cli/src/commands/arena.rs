@@ -108,5 +108,8 @@ fn print_summary(s: &MatchSummary, variant: &str, seconds: f64) {
         .map(|(r, n)| format!("{r} {n}"))
         .collect();
     println!("ended  {}", reasons.join(", "));
+    for forfeit in &s.forfeits {
+        println!("forfeit {forfeit}");
+    }
     println!("time   {seconds:.1} s");
 }

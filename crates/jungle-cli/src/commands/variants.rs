@@ -94,6 +94,14 @@ pub fn run(args: &VariantsArgs) -> Result<()> {
     });
     bar.finish_and_clear();
     let summaries = summarize(&variants, &games, opponent.is_some());
+    for g in &games {
+        if let Some(f) = &g.result.forfeit {
+            eprintln!(
+                "forfeit: {} game {}: {}",
+                variants[g.variant].name, g.index, f.reason
+            );
+        }
+    }
     let who = match &args.opponent {
         Some(o) => format!("{} vs {o} (seats alternate)", args.player),
         None => format!("{} against itself", args.player),
