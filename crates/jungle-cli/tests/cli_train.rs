@@ -14,6 +14,21 @@ fn tiny_with(path: &std::path::Path, from: &str, to: &str) {
     std::fs::write(path, text.replace(from, to)).unwrap();
 }
 
+/// Runs `jungle train --config CONFIG --root ROOT [--run RUN]`.
+fn train(config: &str, root: &std::path::Path, run: Option<&str>) -> (bool, String, String) {
+    let mut args = vec![
+        "train",
+        "--config",
+        config,
+        "--root",
+        root.to_str().unwrap(),
+    ];
+    if let Some(run) = run {
+        args.extend(["--run", run]);
+    }
+    jungle(&args)
+}
+
 fn state(dir: &std::path::Path) -> serde_json::Value {
     let text = std::fs::read_to_string(dir.join("checkpoints/t/state.json")).unwrap();
     serde_json::from_str(&text).unwrap()
@@ -25,15 +40,7 @@ fn a_tiny_run_resumes_where_it_stopped_and_writes_its_reports() {
     // "Interrupted" after the first generation: a one-generation config.
     let one = root.join("one.toml");
     tiny_with(&one, "generations = 2", "generations = 1");
-    let (ok, stdout, stderr) = jungle(&[
-        "train",
-        "--config",
-        one.to_str().unwrap(),
-        "--root",
-        root.to_str().unwrap(),
-        "--run",
-        "t",
-    ]);
+    let (ok, stdout, stderr) = train(one.to_str().unwrap(), &root, Some("t"));
     assert!(ok, "{stderr}");
     assert!(stdout.contains("gen   1"), "{stdout}");
     let after_one = state(&root);
@@ -45,15 +52,7 @@ fn a_tiny_run_resumes_where_it_stopped_and_writes_its_reports() {
         .count();
 
     // The full tiny config continues with generation 2 only.
-    let (ok, stdout, stderr) = jungle(&[
-        "train",
-        "--config",
-        TINY,
-        "--root",
-        root.to_str().unwrap(),
-        "--run",
-        "t",
-    ]);
+    let (ok, stdout, stderr) = train(TINY, &root, Some("t"));
     assert!(ok, "{stderr}");
     assert!(
         stdout.contains("resuming run `t` after generation 1"),
@@ -137,13 +136,7 @@ fn bad_training_input_is_a_clear_error() {
     let root = temp_dir("train-bad");
     let cfg = root.join("bad.toml");
     tiny_with(&cfg, "batch_size = 32", "batch_sise = 32");
-    let (ok, _, stderr) = jungle(&[
-        "train",
-        "--config",
-        cfg.to_str().unwrap(),
-        "--root",
-        root.to_str().unwrap(),
-    ]);
+    let (ok, _, stderr) = train(cfg.to_str().unwrap(), &root, None);
     assert!(!ok);
     assert!(
         stderr.contains("bad.toml") && stderr.contains("batch_sise"),
@@ -154,13 +147,7 @@ fn bad_training_input_is_a_clear_error() {
         "anchors = [\"random\", \"greedy\"]",
         "anchors = [\"greedy\"]",
     );
-    let (ok, _, stderr) = jungle(&[
-        "train",
-        "--config",
-        cfg.to_str().unwrap(),
-        "--root",
-        root.to_str().unwrap(),
-    ]);
+    let (ok, _, stderr) = train(cfg.to_str().unwrap(), &root, None);
     assert!(!ok);
     assert!(stderr.contains("random"), "{stderr}");
     let (ok, _, stderr) = jungle(&["elo", "--run", "nothing", "--root", root.to_str().unwrap()]);
@@ -185,15 +172,7 @@ fn evaluation_every_nth_generation_and_the_learning_rate_schedule() {
             "max_steps = 20\nlr_warmup_steps = 2\nlr_drops = [{ at = 0.5, factor = 0.1 }]",
         );
     std::fs::write(&cfg, text).unwrap();
-    let (ok, stdout, stderr) = jungle(&[
-        "train",
-        "--config",
-        cfg.to_str().unwrap(),
-        "--root",
-        root.to_str().unwrap(),
-        "--run",
-        "t",
-    ]);
+    let (ok, stdout, stderr) = train(cfg.to_str().unwrap(), &root, Some("t"));
     assert!(ok, "{stderr}");
     let s = state(&root);
     let steps: Vec<u64> = s["checkpoints"]
