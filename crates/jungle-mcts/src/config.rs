@@ -48,6 +48,17 @@ pub struct SearchConfig {
     pub gumbel_noise: bool,
     /// Keep the subtree of the move played for the next search.
     pub reuse_tree: bool,
+    /// Look for a move that wins at once (into the den, or taking the last
+    /// animal) at every new leaf: such a leaf is scored as a win without
+    /// asking the evaluator, and at the root that move is played at once.
+    /// The rules decide it, so it is exact; it lets a small search see a
+    /// den threat one ply earlier.
+    pub win_check: bool,
+    /// Also score a new leaf as a loss when every move
+    /// there lets the opponent win at once (two threats, or one that cannot
+    /// be parried) — exact, and a ply deeper again; costs one move
+    /// generation per legal move at each leaf.
+    pub loss_check: bool,
 }
 
 impl Default for SearchConfig {
@@ -67,6 +78,8 @@ impl Default for SearchConfig {
             gumbel_c_scale: 0.1,
             gumbel_noise: false,
             reuse_tree: true,
+            win_check: true,
+            loss_check: true,
         }
     }
 }

@@ -6,6 +6,7 @@
 use crate::config::{RootSelection, SearchConfig};
 use crate::evaluator::{EvalInput, Evaluation, Evaluator};
 use crate::gumbel::{considered_visit_sequence, softmax, transformed_completed_q, RootEdge};
+use crate::tactics::{forced_loss, winning_move};
 use crate::tree::{NodeState, Tree};
 use jungle_rules::{
     end_of_game, legal_moves_in_history, repetitions, Game, Move, MoveList, Position, Rules,
@@ -92,6 +93,8 @@ pub struct Search {
     paths: Vec<u32>,
     /// Whether the configured root noise (Dirichlet or Gumbel) is applied.
     root_noise: bool,
+    /// Index of a root move that wins at once (with `win_check`).
+    root_win: Option<usize>,
 }
 
 /// What one walk from the root ended in.
@@ -123,6 +126,7 @@ impl Search {
             pending: Vec::new(),
             paths: Vec::new(),
             root_noise: true,
+            root_win: None,
         }
     }
 
@@ -160,7 +164,11 @@ impl Search {
     pub fn begin(&mut self, game: &Game) {
         assert!(!game.is_over(), "no search in a finished game");
         self.restore_clean_priors();
-        if !(self.config.reuse_tree && self.follow(game)) {
+        // A kept node scored without the evaluator (a win found by
+        // `win_check`) has no children: start afresh there.
+        if !(self.config.reuse_tree && self.follow(game))
+            || self.tree.nodes[0].state == NodeState::Terminal
+        {
             self.tree = Tree::new();
         }
         self.root_pos = *game.position();
@@ -172,6 +180,7 @@ impl Search {
         self.pending.clear();
         self.paths.clear();
         self.gumbel = None;
+        self.root_win = None;
         if self.tree.nodes[0].state == NodeState::Expanded {
             self.prepare_root();
         }
@@ -208,6 +217,10 @@ impl Search {
     /// Root noise and the Gumbel sample, once the root has children.
     fn prepare_root(&mut self) {
         let children = self.tree.nodes[0].children();
+        if self.config.win_check {
+            let moves: Vec<Move> = children.clone().map(|c| self.tree.nodes[c].mv).collect();
+            self.root_win = winning_move(&self.root_pos, &moves);
+        }
         self.base_visits = children
             .clone()
             .map(|c| self.tree.nodes[c].visits)
@@ -254,9 +267,10 @@ impl Search {
         }
     }
 
-    /// Whether the budget is spent.
+    /// Whether the budget is spent (or the root has a move that wins at once).
     pub fn is_finished(&self) -> bool {
-        self.tree.nodes[0].state == NodeState::Expanded && self.done >= self.config.simulations
+        self.tree.nodes[0].state == NodeState::Expanded
+            && (self.done >= self.config.simulations || self.root_win.is_some())
     }
 
     /// Walks to up to `leaves_per_round` new leaves and queues them.
@@ -383,8 +397,18 @@ impl Search {
         let reps = repetitions(earlier, pos.hash(), pos.quiet_plies());
         let moves = legal_moves_in_history(&pos, &self.rules, &self.history);
         if node != 0 {
-            if let Some(outcome) = end_of_game(&pos, &self.rules, !moves.is_empty(), reps) {
-                let value = outcome.score_for(pos.side_to_move()) as f32 * 2.0 - 1.0;
+            let outcome = end_of_game(&pos, &self.rules, !moves.is_empty(), reps);
+            let value = match outcome {
+                Some(outcome) => Some(outcome.score_for(pos.side_to_move()) as f32 * 2.0 - 1.0),
+                None if self.config.win_check && winning_move(&pos, &moves).is_some() => Some(1.0),
+                None if self.config.loss_check
+                    && forced_loss(&pos, &self.rules, &moves, &self.history) =>
+                {
+                    Some(-1.0)
+                }
+                None => None,
+            };
+            if let Some(value) = value {
                 let n = &mut self.tree.nodes[node];
                 n.state = NodeState::Terminal;
                 n.value = -value;
@@ -522,6 +546,12 @@ impl Search {
             self.clean_priors.clone()
         };
         let (best_index, improved_policy) = match &self.gumbel {
+            _ if self.root_win.is_some() => {
+                let win = self.root_win.expect("checked");
+                let mut target = vec![0.0; moves.len()];
+                target[win] = 1.0;
+                (win, target)
+            }
             Some(g) => {
                 let sigma = self.sigma();
                 let logits: Vec<f32> = prior
@@ -535,10 +565,14 @@ impl Search {
             }
             None => (self.pick_by_visits(&visits), visit_policy.clone()),
         };
+        let (pv, value) = match self.root_win {
+            Some(win) => (vec![moves[win]], 1.0),
+            None => (self.principal_variation(), root.q().map_or(0.0, |q| -q)),
+        };
         SearchResult {
             best: moves[best_index],
-            pv: self.principal_variation(),
-            value: root.q().map_or(0.0, |q| -q),
+            pv,
+            value,
             moves,
             visits,
             visit_policy,

@@ -2,14 +2,18 @@
 //! with few simulations; batching across trees; tree reuse; determinism.
 
 use jungle_mcts::{
-    run_batched, search, EvalInput, Evaluation, Evaluator, HeuristicEvaluator, RootSelection,
-    Search, SearchConfig, UniformEvaluator,
+    forced_loss, run_batched, search, winning_move, EvalInput, Evaluation, Evaluator,
+    HeuristicEvaluator, RootSelection, Search, SearchConfig, UniformEvaluator,
 };
 use jungle_rules::{Game, Rules};
 
+/// The plain search: without the exact win and loss checks at leaves, so
+/// that the tests below see what the tree search itself finds.
 fn config(simulations: u32) -> SearchConfig {
     SearchConfig {
         simulations,
+        win_check: false,
+        loss_check: false,
         ..SearchConfig::default()
     }
 }
@@ -60,10 +64,9 @@ fn uniform_evaluator_prefers_a_winning_capture() {
 fn gumbel_with_16_simulations_finds_the_only_winning_move() {
     for seed in 0..8 {
         let cfg = SearchConfig {
-            simulations: 16,
             root: RootSelection::Gumbel,
             gumbel_noise: true,
-            ..SearchConfig::default()
+            ..config(16)
         };
         let game = Game::from_fen(Rules::default(), DEN_IN_ONE).unwrap();
         let mut tree = Search::new(Rules::default(), cfg, seed);
@@ -84,6 +87,90 @@ fn gumbel_with_16_simulations_finds_the_only_winning_move() {
         let sum: f32 = result.improved_policy.iter().sum();
         assert!((sum - 1.0).abs() < 1e-4);
     }
+}
+
+#[test]
+fn win_check_plays_a_den_entry_without_searching() {
+    let cfg = SearchConfig {
+        root: RootSelection::Gumbel,
+        gumbel_noise: true,
+        ..SearchConfig::default()
+    };
+    assert!(cfg.win_check);
+    let game = Game::from_fen(Rules::default(), DEN_IN_ONE).unwrap();
+    let mut tree = Search::new(Rules::default(), cfg, 5);
+    let mut counting = Counting::default();
+    let result = search(&mut tree, &game, &mut counting);
+    assert_eq!(result.best.to_string(), "d8d9");
+    assert_eq!(result.pv.len(), 1);
+    assert_eq!(result.value, 1.0);
+    // Only the root was evaluated.
+    assert_eq!(result.simulations, 0);
+    assert_eq!(counting.batches, vec![1]);
+    let i = result
+        .moves
+        .iter()
+        .position(|m| m.to_string() == "d8d9")
+        .unwrap();
+    assert_eq!(result.improved_policy[i], 1.0);
+    assert_eq!(result.improved_policy.iter().sum::<f32>(), 1.0);
+}
+
+/// Records, for every position sent to it, whether the side to move could
+/// win at once there and whether every move there loses at once.
+#[derive(Default)]
+struct Tactics {
+    won: usize,
+    lost: usize,
+    seen: usize,
+}
+
+impl Evaluator for Tactics {
+    fn evaluate(&mut self, batch: &[EvalInput<'_>]) -> Vec<Evaluation> {
+        for input in batch {
+            let (pos, moves) = (input.position, input.legal_moves);
+            self.seen += 1;
+            if winning_move(pos, moves).is_some() {
+                self.won += 1;
+            } else if forced_loss(pos, &Rules::default(), moves, &[pos.hash()]) {
+                self.lost += 1;
+            }
+        }
+        UniformEvaluator.evaluate(batch)
+    }
+}
+
+fn tactics_seen(fen: &str, win_check: bool, loss_check: bool) -> (Tactics, String) {
+    let cfg = SearchConfig {
+        win_check,
+        loss_check,
+        ..config(300)
+    };
+    let mut tactics = Tactics::default();
+    let best = best(fen, cfg, &mut tactics, 7);
+    (tactics, best)
+}
+
+#[test]
+fn win_and_loss_checks_keep_decided_leaves_from_the_evaluator() {
+    // North's cat on South's trap c1 threatens the den; South's dog on b1
+    // takes it. North's rat on e2 then steps to e1 (or d2), a threat the
+    // dog on c1 can only meet on d2.
+    let fen = "6L/7/7/7/7/7/7/4r2/1Dc4 w";
+    let (off, _) = tactics_seen(fen, false, false);
+    assert!(
+        off.won > 0 && off.lost > 0,
+        "won {} lost {}",
+        off.won,
+        off.lost
+    );
+    let (win_only, best) = tactics_seen(fen, true, false);
+    assert_eq!(win_only.won, 0);
+    assert!(win_only.lost > 0);
+    assert_eq!(best, "b1c1");
+    let (both, best) = tactics_seen(fen, true, true);
+    assert_eq!((both.won, both.lost), (0, 0), "of {}", both.seen);
+    assert_eq!(best, "b1c1");
 }
 
 /// Counts calls and batch sizes.

@@ -86,6 +86,13 @@ pub struct RunState {
     pub losses: Vec<LossRecord>,
 }
 
+/// Seconds one generation spent in each phase (for its summary line).
+struct PhaseTimes {
+    selfplay: f64,
+    train: f64,
+    eval: f64,
+}
+
 /// Where a run lives.
 #[derive(Clone, Debug)]
 pub struct RunPaths {
@@ -345,6 +352,7 @@ impl Run {
         )
         .map_err(|e| e.to_string())?;
         sp_bar.finish_and_clear();
+        let selfplay_seconds = started.elapsed().as_secs_f64();
         let new_positions = stats.positions.load(Ordering::Relaxed);
         self.state.games += stats.games.load(Ordering::Relaxed);
         self.state.positions_ever += new_positions;
@@ -384,6 +392,7 @@ impl Run {
             self.state.samples_seen += (steps * t.batch_size) as u64;
         }
         train_bar.finish_and_clear();
+        let train_seconds = started.elapsed().as_secs_f64() - selfplay_seconds;
         let n = steps.max(1) as f32;
         self.state.losses.push(LossRecord {
             generation: gen,
@@ -397,10 +406,16 @@ impl Run {
         self.state.seconds += started.elapsed().as_secs_f64();
         self.save_checkpoint()?;
 
+        let eval_started = Instant::now();
         self.evaluate_if_needed()?;
+        let times = PhaseTimes {
+            selfplay: selfplay_seconds,
+            train: train_seconds,
+            eval: eval_started.elapsed().as_secs_f64(),
+        };
         let ratings = self.report()?;
         if !self.quiet {
-            self.print_generation(&stats, window.len(), steps, &ratings);
+            self.print_generation(&stats, window.len(), steps, &ratings, &times);
         }
         Ok(())
     }
@@ -500,6 +515,7 @@ impl Run {
         window: usize,
         steps: usize,
         ratings: &[Rating],
+        times: &PhaseTimes,
     ) {
         let s = &self.state;
         let l = s.losses.last().expect("a generation was trained");
@@ -510,7 +526,7 @@ impl Run {
             .rev()
             .find_map(|c| ratings.iter().find(|r| r.player == player_name(c.step)));
         println!(
-            "gen {:>3} | {:>5} games ({} total), {} positions | window {} | {} steps -> step {} | lr {:.2e} | loss policy {:.3} value {:.3} moves-left {:.3} | Elo {} | {:.1} min",
+            "gen {:>3} | {:>5} games ({} total), {} positions | window {} | {} steps -> step {} | lr {:.2e} | loss policy {:.3} value {:.3} moves-left {:.3} | Elo {} | {:.1} min (self-play {:.0} s, training {:.0} s, evaluation {:.0} s)",
             s.generation,
             stats.games.load(Ordering::Relaxed),
             s.games,
@@ -523,7 +539,10 @@ impl Run {
             l.value,
             l.moves_left,
             elo.map_or("?".to_string(), |r| format!("{} {:+.0} +- {:.0}", r.player, r.elo, 1.96 * r.stderr)),
-            s.seconds / 60.0
+            s.seconds / 60.0,
+            times.selfplay,
+            times.train,
+            times.eval,
         );
     }
 }

@@ -1,0 +1,105 @@
+//! Exact tactical checks a search can make at a leaf without the evaluator:
+//! a move that wins at once, and a position where every move lets the
+//! opponent win at once. Both follow from the rules alone.
+
+use jungle_rules::{end_of_game, repetitions, Move, Position, Rules, Side, DEN, STEPS};
+
+/// The index of a move in `moves` after which the side to move at `pos` has
+/// won (its animal stands in the enemy den, or the enemy has no animals).
+///
+/// Such a move can never be forbidden by a repetition rule: the position it
+/// makes cannot have occurred before, since the game would have ended there.
+pub fn winning_move(pos: &Position, moves: &[Move]) -> Option<usize> {
+    let me = pos.side_to_move();
+    if !may_win_at_once(pos, me) {
+        return None;
+    }
+    moves
+        .iter()
+        .position(|&mv| pos.play(mv).winner() == Some(me))
+}
+
+/// Whether `side` could have a move that wins at once in `pos`: one of its
+/// animals stands next to the enemy den (no jump reaches a den), or the
+/// enemy has one animal left. A quick filter before the exact test.
+fn may_win_at_once(pos: &Position, side: Side) -> bool {
+    let den = DEN[(!side).index()].first().expect("one den");
+    !(STEPS[den.index()] & pos.occupied(side)).is_empty() || pos.occupied(!side).len() == 1
+}
+
+/// Whether every move in `moves` (the legal moves of `pos`, none of them an
+/// immediate win) loses at once: after it the game either ends in a loss for
+/// the mover (repetition as loss) or the opponent has a move that wins at
+/// once. `history` holds the hashes of every position of the game up to and
+/// including `pos`, so that a move that draws by repetition or by the quiet
+/// rule is not taken for a loss. False when there are no moves.
+pub fn forced_loss(pos: &Position, rules: &Rules, moves: &[Move], history: &[u64]) -> bool {
+    let me = pos.side_to_move();
+    // Our move cannot bring an enemy animal next to our den, nor leave us
+    // with fewer animals: without either now, no move loses at once.
+    if !may_win_at_once(pos, !me) {
+        return false;
+    }
+    !moves.is_empty()
+        && moves.iter().all(|mv| {
+            let next = pos.play(*mv);
+            let reps = repetitions(history, next.hash(), next.quiet_plies());
+            match end_of_game(&next, rules, true, reps) {
+                Some(outcome) => outcome.winner == Some(!me),
+                None => winning_move(&next, &next.legal_moves(rules)).is_some(),
+            }
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn position(fen: &str) -> Position {
+        Position::from_fen(fen).expect("valid fen")
+    }
+
+    #[test]
+    fn a_move_into_the_den_is_found() {
+        // South's rat on d8, next to North's den.
+        let pos = position("2t1e2/3R3/7/7/7/7/7/7/6L w");
+        let moves = pos.legal_moves(&Rules::default());
+        let win = winning_move(&pos, &moves).expect("a winning move");
+        assert_eq!(moves[win].to_string(), "d8d9");
+        let quiet = position("2t1e2/7/3R3/7/7/7/7/7/6L w");
+        assert_eq!(
+            winning_move(&quiet, &quiet.legal_moves(&Rules::default())),
+            None
+        );
+    }
+
+    #[test]
+    fn two_den_threats_and_no_defender_lose() {
+        // North's rat and cat stand beside South's den; South's lion is far.
+        let rules = Rules::default();
+        let pos = position("6L/7/7/7/7/7/7/7/2r1c2 w 10");
+        let moves = pos.legal_moves(&rules);
+        assert!(forced_loss(&pos, &rules, &moves, &[pos.hash()]));
+        // One threat only: South's dog takes the cat on its trap.
+        let parry = position("r5L/7/7/7/7/7/7/7/1Dc4 w 10");
+        let moves = parry.legal_moves(&rules);
+        assert!(!forced_loss(&parry, &rules, &moves, &[parry.hash()]));
+    }
+
+    #[test]
+    fn a_move_that_draws_by_repetition_is_no_loss() {
+        let rules = Rules::default();
+        let pos = position("6L/7/7/7/7/7/7/7/2r1c2 w 10");
+        let moves = pos.legal_moves(&rules);
+        // The lion's step back to g8 repeats a position seen twice before.
+        let back = pos.play(
+            moves
+                .iter()
+                .copied()
+                .find(|m| m.to_string() == "g9g8")
+                .expect("g9g8"),
+        );
+        let history = [back.hash(), pos.hash(), back.hash(), pos.hash()];
+        assert!(!forced_loss(&pos, &rules, &moves, &history));
+    }
+}
