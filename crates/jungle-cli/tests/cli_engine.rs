@@ -127,16 +127,24 @@ fn the_engine_searches_with_a_network_once_one_is_set() {
     e.send("isready");
     let out = e.until("readyok");
     assert!(out[0].starts_with("info string network"), "{out:?}");
-    e.send("position fen 6e/3C3/w6/7/7/7/7/5D1/L6 w");
+    e.send("position startpos");
     e.send("go nodes 200");
     let out = e.until("bestmove");
     // Chunks of 64 simulations: 64, 128, 192, 200.
     let infos: Vec<&String> = out.iter().filter(|l| l.starts_with("info depth")).collect();
     assert_eq!(infos.len(), 4, "{out:?}");
     assert!(infos[3].contains(" nodes 200 "), "{out:?}");
-    assert_eq!(out.last().unwrap(), "bestmove d8d9", "{out:?}");
     e.send("go movetime 50");
     assert!(e.until("bestmove").last().unwrap().starts_with("bestmove "));
+    // A move into the den is played at once, without simulations.
+    e.send("position fen 6e/3C3/w6/7/7/7/7/5D1/L6 w");
+    for go in ["go nodes 200", "go depth 4", "go movetime 50"] {
+        e.send(go);
+        let out = e.until("bestmove");
+        assert_eq!(out.len(), 2, "{go}: {out:?}");
+        assert!(out[0].contains(" nodes 0 score cp 1000 "), "{go}: {out:?}");
+        assert_eq!(out[1], "bestmove d8d9", "{go}: {out:?}");
+    }
     e.send("quit");
     assert!(e.child.wait().unwrap().success());
     std::fs::remove_dir_all(dir).unwrap();

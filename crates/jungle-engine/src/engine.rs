@@ -196,7 +196,9 @@ impl Engine {
                 GoLimit::MoveTime(t) => ms as u64 >= t,
                 GoLimit::Depth(d) => result.pv.len() as u32 >= d || total >= DEPTH_NODE_CAP,
             };
-            if done || stop.load(Ordering::Relaxed) {
+            // A search that ran no simulation (a move that wins at once)
+            // has nothing more to find.
+            if done || result.simulations == 0 || stop.load(Ordering::Relaxed) {
                 return result.best;
             }
         }

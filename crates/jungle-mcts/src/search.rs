@@ -545,14 +545,13 @@ impl Search {
         } else {
             self.clean_priors.clone()
         };
-        let (best_index, improved_policy) = match &self.gumbel {
-            _ if self.root_win.is_some() => {
-                let win = self.root_win.expect("checked");
+        let (best_index, improved_policy) = match (self.root_win, &self.gumbel) {
+            (Some(win), _) => {
                 let mut target = vec![0.0; moves.len()];
                 target[win] = 1.0;
                 (win, target)
             }
-            Some(g) => {
+            (None, Some(g)) => {
                 let sigma = self.sigma();
                 let logits: Vec<f32> = prior
                     .iter()
@@ -563,7 +562,7 @@ impl Search {
                 let most = g.considered.iter().map(|&i| count(i)).max().unwrap_or(0);
                 (g.best_with_count(&count, most, &sigma), softmax(&logits))
             }
-            None => (self.pick_by_visits(&visits), visit_policy.clone()),
+            (None, None) => (self.pick_by_visits(&visits), visit_policy.clone()),
         };
         let (pv, value) = match self.root_win {
             Some(win) => (vec![moves[win]], 1.0),
