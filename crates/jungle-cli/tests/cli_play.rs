@@ -54,26 +54,26 @@ fn a_game_in_the_terminal_with_hints_undo_and_a_win() {
     assert!(out.contains("took back 2 plies"), "{out}");
 }
 
-#[test]
-fn bad_play_options_are_clear_errors() {
+/// Runs `jungle play ARGS` with no input; expects failure, returns stderr.
+fn play_fails(args: &[&str]) -> String {
     let out = Command::new(env!("CARGO_BIN_EXE_jungle"))
-        .args(["play", "--side", "east"])
+        .arg("play")
+        .args(args)
         .stdin(Stdio::null())
         .output()
         .unwrap();
-    assert!(!out.status.success());
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{args:?}");
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn bad_play_options_are_clear_errors() {
+    let stderr = play_fails(&["--side", "east"]);
     assert!(
         stderr.contains("east") && stderr.contains("south or north"),
         "{stderr}"
     );
-    let out = Command::new(env!("CARGO_BIN_EXE_jungle"))
-        .args(["play", "--fen", "7/7/7 w"])
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
-    assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("--fen"));
+    assert!(play_fails(&["--fen", "7/7/7 w"]).contains("--fen"));
 }
 
 #[test]
