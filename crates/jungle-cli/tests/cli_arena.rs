@@ -133,3 +133,49 @@ fn analyze_reports_move_value_policy_and_pv() {
     assert!(!ok, "a finished game cannot be analyzed");
     assert!(stderr.contains("over"), "{stderr}");
 }
+
+#[test]
+fn arena_records_games_that_analyze_can_replay() {
+    let dir = std::env::temp_dir().join(format!("jungle-arena-record-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let record = dir.join("games.jsonl");
+    let v = json(&[
+        "arena",
+        "--a",
+        "greedy",
+        "--b",
+        "random",
+        "--games",
+        "4",
+        "--seed",
+        "5",
+        "--json",
+        "--record",
+        record.to_str().unwrap(),
+    ]);
+    let text = std::fs::read_to_string(&record).unwrap();
+    let games: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(games.len(), 4);
+    let a_score: f64 = games.iter().map(|g| g["score_a"].as_f64().unwrap()).sum();
+    let a_points = v["a_wins"].as_f64().unwrap() + v["draws"].as_f64().unwrap() / 2.0;
+    assert_eq!(a_score, a_points);
+    let g = &games[0];
+    assert_eq!(g["south"], "greedy", "game 0 seats A in the south: {g}");
+    let moves: Vec<&str> = g["moves"].as_str().unwrap().split(' ').collect();
+    assert_eq!(moves.len() as u64, g["plies"].as_u64().unwrap());
+    // The position before the last move: that move is legal there.
+    let before = moves[..moves.len() - 1].join(" ");
+    let analysis = json(&[
+        "analyze", "--player", "greedy", "--moves", &before, "--json",
+    ]);
+    assert!(analysis["best"].is_string(), "{analysis}");
+    // All of them: the game is over.
+    let (ok, _, stderr) = jungle(&["analyze", "--player", "greedy", "--moves", &moves.join(" ")]);
+    assert!(!ok && stderr.contains("already over"), "{stderr}");
+    let (ok, _, stderr) = jungle(&["analyze", "--player", "greedy", "--moves", "a3a4 a3a4"]);
+    assert!(!ok && stderr.contains("move 2 `a3a4`"), "{stderr}");
+    std::fs::remove_dir_all(&dir).ok();
+}

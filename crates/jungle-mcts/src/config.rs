@@ -59,6 +59,20 @@ pub struct SearchConfig {
     /// be parried) — exact, and a ply deeper again; costs one move
     /// generation per legal move at each leaf.
     pub loss_check: bool,
+    /// Also score a new leaf as a win when the side to move has a move
+    /// after which every reply lets it win at once (a den threat that
+    /// cannot be parried, two threats, the last animal cornered): exact, a
+    /// ply deeper than `loss_check`. Looked for only when one of its
+    /// animals is within a step of a square next to the enemy den, or the
+    /// enemy has two animals or fewer.
+    pub win_in_two_check: bool,
+    /// Value of a drawn end (repetition, quiet-move limit) met in the tree,
+    /// for the side whose move made it, in [-1, 1]; 0 is the game's own
+    /// value. A small negative value (self-play) makes a side that stands
+    /// better play on instead of repeating, while a side that stands worse
+    /// still takes the draw. It depends only on who moved into the draw,
+    /// never on the root, so a reused tree stays consistent.
+    pub draw_value: f32,
 }
 
 impl Default for SearchConfig {
@@ -80,6 +94,8 @@ impl Default for SearchConfig {
             reuse_tree: true,
             win_check: true,
             loss_check: true,
+            win_in_two_check: true,
+            draw_value: 0.0,
         }
     }
 }
@@ -112,6 +128,12 @@ impl SearchConfig {
             return Err(format!(
                 "key `dirichlet_fraction` is {}, expected a number from 0 to 1",
                 self.dirichlet_fraction
+            ));
+        }
+        if !(-1.0..=1.0).contains(&self.draw_value) {
+            return Err(format!(
+                "key `draw_value` is {}, expected a number from -1 to 1",
+                self.draw_value
             ));
         }
         if self.simulations == 0 {

@@ -33,4 +33,4 @@ pub use evaluator::{EvalInput, Evaluation, Evaluator, HeuristicEvaluator, Unifor
 pub use gumbel::{considered_visit_sequence, softmax};
 pub use players::{BaselineSpec, Decision, Player, PlayerFactory, SpecError};
 pub use search::{run_batched, run_round, search, Search, SearchResult};
-pub use tactics::{forced_loss, winning_move};
+pub use tactics::{forced_loss, winning_move, wins_in_two};

@@ -6,7 +6,7 @@
 use crate::config::{RootSelection, SearchConfig};
 use crate::evaluator::{EvalInput, Evaluation, Evaluator};
 use crate::gumbel::{considered_visit_sequence, softmax, transformed_completed_q, RootEdge};
-use crate::tactics::{forced_loss, winning_move};
+use crate::tactics::{forced_loss, winning_move, wins_in_two};
 use crate::tree::{NodeState, Tree};
 use jungle_rules::{
     end_of_game, legal_moves_in_history, repetitions, Game, Move, MoveList, Position, Rules,
@@ -399,12 +399,20 @@ impl Search {
         if node != 0 {
             let outcome = end_of_game(&pos, &self.rules, !moves.is_empty(), reps);
             let value = match outcome {
+                // A draw is worth `draw_value` to the side that moved into
+                // it, so minus that to the side to move here.
+                Some(outcome) if outcome.winner.is_none() => Some(-self.config.draw_value),
                 Some(outcome) => Some(outcome.score_for(pos.side_to_move()) as f32 * 2.0 - 1.0),
                 None if self.config.win_check && winning_move(&pos, &moves).is_some() => Some(1.0),
                 None if self.config.loss_check
                     && forced_loss(&pos, &self.rules, &moves, &self.history) =>
                 {
                     Some(-1.0)
+                }
+                None if self.config.win_in_two_check
+                    && wins_in_two(&pos, &self.rules, &moves, &self.history) =>
+                {
+                    Some(1.0)
                 }
                 None => None,
             };

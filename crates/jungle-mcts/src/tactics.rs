@@ -1,8 +1,9 @@
 //! Exact tactical checks a search can make at a leaf without the evaluator:
-//! a move that wins at once, and a position where every move lets the
-//! opponent win at once. Both follow from the rules alone.
+//! a move that wins at once, a position where every move lets the opponent
+//! win at once, and a move after which every reply lets the mover win at
+//! once. All follow from the rules alone.
 
-use jungle_rules::{end_of_game, repetitions, Move, Position, Rules, Side, DEN, STEPS};
+use jungle_rules::{end_of_game, repetitions, Bitboard, Move, Position, Rules, Side, DEN, STEPS};
 
 /// The index of a move in `moves` after which the side to move at `pos` has
 /// won (its animal stands in the enemy den, or the enemy has no animals).
@@ -49,6 +50,60 @@ pub fn forced_loss(pos: &Position, rules: &Rules, moves: &[Move], history: &[u64
                 None => winning_move(&next, &next.legal_moves(rules)).is_some(),
             }
         })
+}
+
+/// Squares from which an animal reaches a square next to `side`'s enemy
+/// den in one step (or stands next to it already).
+fn den_approach(side: Side) -> Bitboard {
+    let den = DEN[(!side).index()].first().expect("one den");
+    let mut near = STEPS[den.index()];
+    for sq in STEPS[den.index()] {
+        near = Bitboard(near.0 | STEPS[sq.index()].0);
+    }
+    near
+}
+
+/// Whether the side to move at `pos` wins in two moves whatever the
+/// opponent does: it has a move (not ending the game) after which every
+/// legal reply either ends the game in its favour or leaves it a move that
+/// wins at once — a den threat that cannot be parried, two threats at
+/// once, or the last enemy animal that cannot get away. `moves` are the
+/// legal moves of `pos`, none of them an immediate win; `history` is as for
+/// [`forced_loss`], so a move or reply that draws by repetition or by the
+/// quiet rule is no win. Replies are the full legal set (a repetition rule
+/// that forbids some of them can only help the attacker), so a `true` is
+/// always a forced win.
+pub fn wins_in_two(pos: &Position, rules: &Rules, moves: &[Move], history: &[u64]) -> bool {
+    let me = pos.side_to_move();
+    let mine = pos.occupied(me);
+    if Bitboard(den_approach(me).0 & mine.0).is_empty() && pos.occupied(!me).len() > 2 {
+        return false;
+    }
+    let mut line = history.to_vec();
+    moves.iter().any(|&mv| {
+        let next = pos.play(mv);
+        if !may_win_at_once(&next, me) {
+            return false;
+        }
+        let reps = repetitions(history, next.hash(), next.quiet_plies());
+        if end_of_game(&next, rules, true, reps).is_some() {
+            return false;
+        }
+        let replies = next.legal_moves(rules);
+        if replies.is_empty() {
+            return false;
+        }
+        line.truncate(history.len());
+        line.push(next.hash());
+        replies.iter().all(|&reply| {
+            let after = next.play(reply);
+            let reps = repetitions(&line, after.hash(), after.quiet_plies());
+            match end_of_game(&after, rules, true, reps) {
+                Some(outcome) => outcome.winner == Some(me),
+                None => winning_move(&after, &after.legal_moves(rules)).is_some(),
+            }
+        })
+    })
 }
 
 #[cfg(test)]
@@ -101,5 +156,44 @@ mod tests {
         );
         let history = [back.hash(), pos.hash(), back.hash(), pos.hash()];
         assert!(!forced_loss(&pos, &rules, &moves, &history));
+    }
+
+    #[test]
+    fn an_unparried_den_threat_wins_in_two() {
+        let rules = Rules::default();
+        // South's rat on d7 steps to d8 beside North's den; North's tiger on
+        // a1 is far from every square next to its den.
+        let pos = position("7/7/3R3/7/7/7/7/7/t6 w 10");
+        let moves = pos.legal_moves(&rules);
+        assert_eq!(winning_move(&pos, &moves), None);
+        assert!(wins_in_two(&pos, &rules, &moves, &[pos.hash()]));
+        // A North dog on c8 takes the rat on d8; a single threat that can
+        // be taken is no win.
+        let guarded = position("7/2d4/3R3/7/7/7/7/7/7 w 10");
+        let moves = guarded.legal_moves(&rules);
+        assert!(!wins_in_two(&guarded, &rules, &moves, &[guarded.hash()]));
+        // Far from the den and against many animals: not even looked at.
+        let far = position("l5t/1d3c1/r1p1w1e/7/7/7/R6/7/7 w");
+        let moves = far.legal_moves(&rules);
+        assert!(!wins_in_two(&far, &rules, &moves, &[far.hash()]));
+    }
+
+    #[test]
+    fn a_threat_that_repeats_a_position_is_no_win() {
+        let rules = Rules::default();
+        let pos = position("7/7/3R3/7/7/7/7/7/t6 w 10");
+        let moves = pos.legal_moves(&rules);
+        assert!(wins_in_two(&pos, &rules, &moves, &[pos.hash()]));
+        // Every move of the rat toward the den repeats a position seen
+        // twice before: each is a draw, not a threat.
+        let history: Vec<u64> = moves
+            .iter()
+            .flat_map(|&mv| {
+                let h = pos.play(mv).hash();
+                [h, h]
+            })
+            .chain([pos.hash()])
+            .collect();
+        assert!(!wins_in_two(&pos, &rules, &moves, &history));
     }
 }

@@ -14,6 +14,7 @@ fn config(simulations: u32) -> SearchConfig {
         simulations,
         win_check: false,
         loss_check: false,
+        win_in_two_check: false,
         ..SearchConfig::default()
     }
 }
@@ -328,4 +329,27 @@ fn root_noise_can_be_switched_off_per_search() {
     let quiet: std::collections::HashSet<_> = (0..12).map(|s| choice(s, false)).collect();
     assert!(noisy.len() > 1, "noise on: {noisy:?}");
     assert_eq!(quiet.len(), 1, "noise off: {quiet:?}");
+}
+
+/// The move South picks after the tiger and the lion have stepped back and
+/// forth, so that g2g1 would repeat a position a third time (a draw).
+fn pick_beside_a_repetition(draw_value: f32) -> String {
+    let mut game = Game::from_fen(Rules::default(), "t6/7/7/7/7/7/7/7/6L b 10").unwrap();
+    for mv in ["a9a8", "g1g2", "a8a9", "g2g1", "a9a8", "g1g2", "a8a9"] {
+        game.play_text(mv).unwrap();
+    }
+    let cfg = SearchConfig {
+        draw_value,
+        ..config(200)
+    };
+    let mut tree = Search::new(Rules::default(), cfg, 3);
+    search(&mut tree, &game, &mut UniformEvaluator)
+        .best
+        .to_string()
+}
+
+#[test]
+fn draw_value_steers_toward_or_away_from_a_repetition() {
+    assert_eq!(pick_beside_a_repetition(0.5), "g2g1");
+    assert_ne!(pick_beside_a_repetition(-0.5), "g2g1");
 }

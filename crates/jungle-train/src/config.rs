@@ -81,6 +81,12 @@ pub struct TrainSection {
     /// Each new position is trained on this many times on average: steps per
     /// generation = new positions x reuse / batch size.
     pub sample_reuse: f64,
+    /// Share of the search's root value in the value target (0 to 1): the
+    /// target is `(1 - w) x game result + w x root value` (as win/loss
+    /// probabilities). The root value is known at every move, so it is a
+    /// less noisy (if biased) signal than a result decided many moves later.
+    #[serde(default)]
+    pub value_search_weight: f64,
     /// Fewest and most steps per generation.
     pub min_steps: usize,
     /// Most steps per generation.
@@ -214,6 +220,12 @@ impl TrainConfig {
                 "[train] `batch_size`, `learning_rate` and `sample_reuse` must be positive".into(),
             );
         }
+        if !(0.0..=1.0).contains(&t.value_search_weight) {
+            return Err(format!(
+                "[train] `value_search_weight` = {}: expected a share from 0 to 1",
+                t.value_search_weight
+            ));
+        }
         if t.window_min_positions == 0 || t.window_max_positions < t.window_min_positions {
             return Err(
                 "[train] expected 0 < `window_min_positions` <= `window_max_positions`".into(),
@@ -286,6 +298,18 @@ mod tests {
         )
         .unwrap_err();
         assert!(e.contains("lr_drops") && e.contains("at = 1.5"), "{e}");
+        let e = TrainConfig::from_toml(
+            &TINY_CONFIG.replace(
+                "max_steps = 20",
+                "max_steps = 20\nvalue_search_weight = 1.5",
+            ),
+            "x.toml",
+        )
+        .unwrap_err();
+        assert!(
+            e.contains("value_search_weight") && e.contains("0 to 1"),
+            "{e}"
+        );
     }
 
     #[test]

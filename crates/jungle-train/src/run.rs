@@ -365,7 +365,12 @@ impl Run {
             t.window_max_positions,
             self.state.positions_ever,
         );
-        let window = ReplayWindow::load(&self.paths.shards, &self.rules, size)?;
+        let window = ReplayWindow::load(
+            &self.paths.shards,
+            &self.rules,
+            size,
+            self.config.train.value_search_weight as f32,
+        )?;
         let steps = ((new_positions as f64 * t.sample_reuse / t.batch_size as f64).ceil() as usize)
             .clamp(t.min_steps, t.max_steps);
         let mut rng = ChaCha8Rng::seed_from_u64(derive_seed(cfg.run.seed, gen as u64, 2));

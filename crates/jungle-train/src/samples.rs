@@ -18,6 +18,8 @@ pub struct TrainingPosition {
     pub target: Vec<(Move, f32)>,
     /// Win/draw/loss for the side to move (one-hot of the game's result).
     pub wdl: [f32; 3],
+    /// The search's root value for the side to move, in [-1, 1].
+    pub search_value: f32,
     /// Plies from here to the end of the game, / 100.
     pub moves_left: f32,
 }
@@ -36,6 +38,19 @@ pub struct Sample {
 }
 
 impl TrainingPosition {
+    /// Mixes the search's root value into the result target: `(1 - weight)
+    /// x wdl + weight x (win (1 + v) / 2, draw 0, loss (1 - v) / 2)`.
+    pub fn blend_search_value(&mut self, weight: f32) {
+        if weight <= 0.0 {
+            return;
+        }
+        let v = self.search_value.clamp(-1.0, 1.0);
+        let search = [(1.0 + v) / 2.0, 0.0, (1.0 - v) / 2.0];
+        for (t, s) in self.wdl.iter_mut().zip(search) {
+            *t = (1.0 - weight) * *t + weight * s;
+        }
+    }
+
     /// The sample of this position, mirrored left-right if `mirrored`.
     pub fn sample(&self, rules: &Rules, mirrored: bool) -> Sample {
         let mover = self.position.side_to_move();
@@ -87,6 +102,7 @@ pub fn game_positions(record: &GameRecord, rules: &Rules) -> Result<Vec<Training
                     Some(_) => [0.0, 0.0, 1.0],
                     None => [0.0, 1.0, 0.0],
                 },
+                search_value: m.root_value,
                 moves_left: (total - ply) as f32 / 100.0,
             });
         }
@@ -137,5 +153,38 @@ impl Batch {
             b.moves_left.push(s.moves_left);
         }
         b
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn position(wdl: [f32; 3], search_value: f32) -> TrainingPosition {
+        TrainingPosition {
+            position: Position::start(),
+            repetitions: 1,
+            target: Vec::new(),
+            wdl,
+            search_value,
+            moves_left: 0.5,
+        }
+    }
+
+    #[test]
+    fn the_search_value_is_blended_into_the_result_target() {
+        let mut lost_but_liked = position([0.0, 0.0, 1.0], 0.6);
+        lost_but_liked.blend_search_value(0.5);
+        let expected = [0.4, 0.0, 0.6];
+        for (got, want) in lost_but_liked.wdl.iter().zip(expected) {
+            assert!((got - want).abs() < 1e-6, "{:?}", lost_but_liked.wdl);
+        }
+        let mut drawn = position([0.0, 1.0, 0.0], -1.0);
+        drawn.blend_search_value(0.25);
+        assert_eq!(drawn.wdl, [0.0, 0.75, 0.25]);
+        assert!((drawn.wdl.iter().sum::<f32>() - 1.0).abs() < 1e-6);
+        let mut untouched = position([1.0, 0.0, 0.0], -0.9);
+        untouched.blend_search_value(0.0);
+        assert_eq!(untouched.wdl, [1.0, 0.0, 0.0]);
     }
 }

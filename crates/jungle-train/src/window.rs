@@ -21,9 +21,16 @@ pub fn window_size(min: usize, growth: f64, max: usize, positions_ever: u64) -> 
 }
 
 impl ReplayWindow {
-    /// Reads shards from the newest back until `size` positions are in.
-    /// Shards of another rule set are an error.
-    pub fn load(dir: &Path, rules: &Rules, size: usize) -> Result<ReplayWindow, String> {
+    /// Reads shards from the newest back until `size` positions are in,
+    /// their value targets blended with `search_weight` of the search's
+    /// root value ([`TrainingPosition::blend_search_value`]). Shards of
+    /// another rule set are an error.
+    pub fn load(
+        dir: &Path,
+        rules: &Rules,
+        size: usize,
+        search_weight: f32,
+    ) -> Result<ReplayWindow, String> {
         let mut files = shard_files(dir).map_err(|e| e.to_string())?;
         files.reverse();
         let mut positions = Vec::new();
@@ -39,6 +46,9 @@ impl ReplayWindow {
             }
         }
         positions.truncate(size);
+        for p in &mut positions {
+            p.blend_search_value(search_weight);
+        }
         Ok(ReplayWindow {
             positions,
             rules: rules.clone(),

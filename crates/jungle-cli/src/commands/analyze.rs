@@ -16,6 +16,10 @@ pub struct AnalyzeArgs {
     /// Position string (FEN); default: the rule set's start position.
     #[arg(long, alias = "position")]
     fen: Option<String>,
+    /// Moves played from that position before the player looks, space
+    /// separated (e.g. "a3a4 g7g6"); the history counts for repetitions.
+    #[arg(long, default_value = "")]
+    moves: String,
     /// Rule set: a preset name or a toml file.
     #[arg(long, default_value = "standard")]
     variant: String,
@@ -40,7 +44,11 @@ pub fn run(args: &AnalyzeArgs) -> Result<()> {
     let rules = load_rules(&args.variant)?;
     let position = load_position(args.fen.as_deref(), &rules)?;
     let factory = parse_player(&args.player).context("--player")?;
-    let game = Game::from_position(rules.clone(), position);
+    let mut game = Game::from_position(rules.clone(), position);
+    for (i, text) in args.moves.split_whitespace().enumerate() {
+        game.play_text(text)
+            .with_context(|| format!("--moves: move {} `{text}`", i + 1))?;
+    }
     if let Some(outcome) = game.outcome() {
         anyhow::bail!("the game is already over in this position ({outcome}); nothing to analyze");
     }

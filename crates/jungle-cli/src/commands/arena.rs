@@ -4,7 +4,9 @@ use super::shared::{load_rules, parse_player};
 use anyhow::{Context, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use jungle_mcts::arena::{run_match, ArenaConfig, MatchSummary};
+use jungle_mcts::arena::{run_match, ArenaConfig, GameRecord, MatchSummary};
+use jungle_rules::Side;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Instant;
 
@@ -35,6 +37,10 @@ pub struct ArenaArgs {
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
+    /// Also write every game (seats, result, end reason, moves) to this
+    /// file, one JSON object per line.
+    #[arg(long)]
+    record: Option<PathBuf>,
 }
 
 /// Runs `jungle arena`.
@@ -75,12 +81,41 @@ pub fn run(args: &ArenaArgs) -> Result<()> {
     });
     bar.finish_and_clear();
     let summary = MatchSummary::new(&args.a, &args.b, &records);
+    if let Some(path) = &args.record {
+        write_record(path, &args.a, &args.b, &records)?;
+    }
     if args.json {
         println!("{}", serde_json::to_string(&summary)?);
     } else {
         print_summary(&summary, &args.variant, started.elapsed().as_secs_f64());
     }
     Ok(())
+}
+
+/// Writes one JSON line per game to `path` through a temporary file.
+fn write_record(path: &Path, a: &str, b: &str, records: &[GameRecord]) -> Result<()> {
+    let mut text = String::new();
+    for r in records {
+        let (south, north) = match r.a_side {
+            Side::South => (a, b),
+            Side::North => (b, a),
+        };
+        let moves: Vec<String> = r.moves.iter().map(|m| m.to_string()).collect();
+        let line = serde_json::json!({
+            "game": r.index,
+            "south": south,
+            "north": north,
+            "score_a": r.score_for_a(),
+            "reason": r.reason_name(),
+            "plies": r.plies,
+            "moves": moves.join(" "),
+        });
+        text.push_str(&line.to_string());
+        text.push('\n');
+    }
+    let tmp = path.with_extension("tmp");
+    std::fs::write(&tmp, text).with_context(|| format!("writing {}", tmp.display()))?;
+    std::fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))
 }
 
 fn print_summary(s: &MatchSummary, variant: &str, seconds: f64) {
