@@ -114,6 +114,14 @@ mod tests {
         Position::from_fen(fen).expect("valid fen")
     }
 
+    /// A check (`forced_loss` or `wins_in_two`) on a position with no
+    /// history before it.
+    fn holds(fen: &str, check: fn(&Position, &Rules, &[Move], &[u64]) -> bool) -> bool {
+        let pos = position(fen);
+        let rules = Rules::default();
+        check(&pos, &rules, &pos.legal_moves(&rules), &[pos.hash()])
+    }
+
     #[test]
     fn a_move_into_the_den_is_found() {
         // South's rat on d8, next to North's den.
@@ -131,14 +139,9 @@ mod tests {
     #[test]
     fn two_den_threats_and_no_defender_lose() {
         // North's rat and cat stand beside South's den; South's lion is far.
-        let rules = Rules::default();
-        let pos = position("6L/7/7/7/7/7/7/7/2r1c2 w 10");
-        let moves = pos.legal_moves(&rules);
-        assert!(forced_loss(&pos, &rules, &moves, &[pos.hash()]));
+        assert!(holds("6L/7/7/7/7/7/7/7/2r1c2 w 10", forced_loss));
         // One threat only: South's dog takes the cat on its trap.
-        let parry = position("r5L/7/7/7/7/7/7/7/1Dc4 w 10");
-        let moves = parry.legal_moves(&rules);
-        assert!(!forced_loss(&parry, &rules, &moves, &[parry.hash()]));
+        assert!(!holds("r5L/7/7/7/7/7/7/7/1Dc4 w 10", forced_loss));
     }
 
     #[test]
@@ -160,22 +163,20 @@ mod tests {
 
     #[test]
     fn an_unparried_den_threat_wins_in_two() {
-        let rules = Rules::default();
         // South's rat on d7 steps to d8 beside North's den; North's tiger on
         // a1 is far from every square next to its den.
-        let pos = position("7/7/3R3/7/7/7/7/7/t6 w 10");
-        let moves = pos.legal_moves(&rules);
-        assert_eq!(winning_move(&pos, &moves), None);
-        assert!(wins_in_two(&pos, &rules, &moves, &[pos.hash()]));
+        let fen = "7/7/3R3/7/7/7/7/7/t6 w 10";
+        let pos = position(fen);
+        assert_eq!(
+            winning_move(&pos, &pos.legal_moves(&Rules::default())),
+            None
+        );
+        assert!(holds(fen, wins_in_two));
         // A North dog on c8 takes the rat on d8; a single threat that can
         // be taken is no win.
-        let guarded = position("7/2d4/3R3/7/7/7/7/7/7 w 10");
-        let moves = guarded.legal_moves(&rules);
-        assert!(!wins_in_two(&guarded, &rules, &moves, &[guarded.hash()]));
+        assert!(!holds("7/2d4/3R3/7/7/7/7/7/7 w 10", wins_in_two));
         // Far from the den and against many animals: not even looked at.
-        let far = position("l5t/1d3c1/r1p1w1e/7/7/7/R6/7/7 w");
-        let moves = far.legal_moves(&rules);
-        assert!(!wins_in_two(&far, &rules, &moves, &[far.hash()]));
+        assert!(!holds("l5t/1d3c1/r1p1w1e/7/7/7/R6/7/7 w", wins_in_two));
     }
 
     #[test]
@@ -183,7 +184,6 @@ mod tests {
         let rules = Rules::default();
         let pos = position("7/7/3R3/7/7/7/7/7/t6 w 10");
         let moves = pos.legal_moves(&rules);
-        assert!(wins_in_two(&pos, &rules, &moves, &[pos.hash()]));
         // Every move of the rat toward the den repeats a position seen
         // twice before: each is a draw, not a threat.
         let history: Vec<u64> = moves
