@@ -2,7 +2,7 @@
 //! with few simulations; batching across trees; tree reuse; determinism.
 
 use jungle_mcts::{
-    forced_loss, run_batched, search, winning_move, EvalInput, Evaluation, Evaluator,
+    forced_loss, run_batched, search, winning_move, wins_in_two, EvalInput, Evaluation, Evaluator,
     HeuristicEvaluator, RootSelection, Search, SearchConfig, UniformEvaluator,
 };
 use jungle_rules::{Game, Rules};
@@ -123,6 +123,7 @@ fn win_check_plays_a_den_entry_without_searching() {
 struct Tactics {
     won: usize,
     lost: usize,
+    won_in_two: usize,
     seen: usize,
 }
 
@@ -135,6 +136,8 @@ impl Evaluator for Tactics {
                 self.won += 1;
             } else if forced_loss(pos, &Rules::default(), moves, &[pos.hash()]) {
                 self.lost += 1;
+            } else if wins_in_two(pos, &Rules::default(), moves, &[pos.hash()]) {
+                self.won_in_two += 1;
             }
         }
         UniformEvaluator.evaluate(batch)
@@ -172,6 +175,28 @@ fn win_and_loss_checks_keep_decided_leaves_from_the_evaluator() {
     let (both, best) = tactics_seen(fen, true, true);
     assert_eq!((both.won, both.lost), (0, 0), "of {}", both.seen);
     assert_eq!(best, "b1c1");
+}
+
+#[test]
+fn win_in_two_check_keeps_won_in_two_leaves_from_the_evaluator() {
+    // South's rat on d6, two steps from d8 beside North's den; North's
+    // tiger on a1 is far away.
+    let fen = "7/7/7/3R3/7/7/7/7/t6 w 10";
+    let seen = |win_in_two_check: bool| {
+        let cfg = SearchConfig {
+            win_check: true,
+            loss_check: true,
+            win_in_two_check,
+            ..config(300)
+        };
+        let mut tactics = Tactics::default();
+        best(fen, cfg, &mut tactics, 5);
+        tactics
+    };
+    let off = seen(false);
+    assert!(off.won_in_two > 0, "of {}", off.seen);
+    let on = seen(true);
+    assert_eq!(on.won_in_two, 0, "of {}", on.seen);
 }
 
 /// Counts calls and batch sizes.
