@@ -177,5 +177,18 @@ fn arena_records_games_that_analyze_can_replay() {
     assert!(!ok && stderr.contains("already over"), "{stderr}");
     let (ok, _, stderr) = jungle(&["analyze", "--player", "greedy", "--moves", "a3a4 a3a4"]);
     assert!(!ok && stderr.contains("move 2 `a3a4`"), "{stderr}");
+    let nowhere = dir.join("no-such-dir").join("games.jsonl");
+    let (ok, _, stderr) = jungle(&[
+        "arena",
+        "--a",
+        "random",
+        "--b",
+        "random",
+        "--games",
+        "2",
+        "--record",
+        nowhere.to_str().unwrap(),
+    ]);
+    assert!(!ok && stderr.contains("no-such-dir"), "{stderr}");
     std::fs::remove_dir_all(&dir).ok();
 }

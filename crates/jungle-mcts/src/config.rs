@@ -153,3 +153,24 @@ impl SearchConfig {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn out_of_range_values_name_their_key() {
+        assert!(SearchConfig::default().validate().is_ok());
+        let bad = |cfg: SearchConfig| cfg.validate().unwrap_err();
+        let e = bad(SearchConfig {
+            draw_value: -1.5,
+            ..SearchConfig::default()
+        });
+        assert!(e.contains("draw_value") && e.contains("-1 to 1"), "{e}");
+        let e = bad(SearchConfig {
+            cpuct: 0.0,
+            ..SearchConfig::default()
+        });
+        assert!(e.contains("cpuct"), "{e}");
+    }
+}

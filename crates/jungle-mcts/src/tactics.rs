@@ -58,7 +58,7 @@ fn den_approach(side: Side) -> Bitboard {
     let den = DEN[(!side).index()].first().expect("one den");
     let mut near = STEPS[den.index()];
     for sq in STEPS[den.index()] {
-        near = Bitboard(near.0 | STEPS[sq.index()].0);
+        near |= STEPS[sq.index()];
     }
     near
 }
@@ -75,8 +75,7 @@ fn den_approach(side: Side) -> Bitboard {
 /// always a forced win.
 pub fn wins_in_two(pos: &Position, rules: &Rules, moves: &[Move], history: &[u64]) -> bool {
     let me = pos.side_to_move();
-    let mine = pos.occupied(me);
-    if Bitboard(den_approach(me).0 & mine.0).is_empty() && pos.occupied(!me).len() > 2 {
+    if (den_approach(me) & pos.occupied(me)).is_empty() && pos.occupied(!me).len() > 2 {
         return false;
     }
     let mut line = history.to_vec();
