@@ -78,7 +78,6 @@ pub fn wins_in_two(pos: &Position, rules: &Rules, moves: &[Move], history: &[u64
     if (den_approach(me) & pos.occupied(me)).is_empty() && pos.occupied(!me).len() > 2 {
         return false;
     }
-    let mut line = history.to_vec();
     moves.iter().any(|&mv| {
         let next = pos.play(mv);
         if !may_win_at_once(&next, me) {
@@ -92,8 +91,8 @@ pub fn wins_in_two(pos: &Position, rules: &Rules, moves: &[Move], history: &[u64
         if replies.is_empty() {
             return false;
         }
-        line.truncate(history.len());
-        line.push(next.hash());
+        // The game's history up to `next`, only built for a real threat.
+        let line: Vec<u64> = history.iter().copied().chain([next.hash()]).collect();
         replies.iter().all(|&reply| {
             let after = next.play(reply);
             let reps = repetitions(&line, after.hash(), after.quiet_plies());

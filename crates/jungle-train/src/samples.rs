@@ -16,7 +16,9 @@ pub struct TrainingPosition {
     pub repetitions: u32,
     /// The search's target over legal moves.
     pub target: Vec<(Move, f32)>,
-    /// Win/draw/loss for the side to move (one-hot of the game's result).
+    /// Win/draw/loss target for the side to move: one-hot of the game's
+    /// result, unless [`TrainingPosition::blend_search_value`] mixed in the
+    /// search's value.
     pub wdl: [f32; 3],
     /// The search's root value for the side to move, in [-1, 1].
     pub search_value: f32,
