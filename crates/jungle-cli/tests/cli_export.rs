@@ -12,7 +12,7 @@ fn export_tiny(dir: &std::path::Path) -> std::path::PathBuf {
     let (prefix, _) = net_init(
         dir,
         "ck",
-        "blocks = 2\nfilters = 8\nglobal_pool_every = 2\npolicy_filters = 4\nvalue_filters = 4\nvalue_hidden = 8\n",
+        "blocks = 2\nfilters = 8\nglobal_pool_every = 2\npolicy_filters = 4\nvalue_filters = 4\nvalue_hidden = 8\nsurvival_head = true\n",
         &["--variant", "elephant-rat", "--seed", "3"],
     );
     let out = dir.join("export");

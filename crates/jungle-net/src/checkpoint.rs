@@ -256,11 +256,18 @@ impl Checkpoint {
             ("value_filters", have.value_filters, expected.value_filters),
             ("value_hidden", have.value_hidden, expected.value_hidden),
         ];
-        let diffs: Vec<String> = fields
+        let mut diffs: Vec<String> = fields
             .iter()
             .filter(|(_, h, e)| h != e)
             .map(|(k, h, e)| format!("{k} is {h}, expected {e}"))
             .collect();
+        if have.has_survival_head() != expected.has_survival_head() {
+            diffs.push(format!(
+                "survival_head is {}, expected {}",
+                have.has_survival_head(),
+                expected.has_survival_head()
+            ));
+        }
         if diffs.is_empty() {
             Ok(())
         } else {

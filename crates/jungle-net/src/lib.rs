@@ -22,7 +22,10 @@ pub use checkpoint::{
     load_checkpoint, read_meta, save_checkpoint, Checkpoint, CheckpointError, CheckpointMeta,
 };
 pub use evaluator::{encode_batch, evaluations, NetEvaluator};
-pub use model::{NetConfig, NetOutput, PolicyValueNet, ResBlock, NET_CONFIG_KEYS};
+pub use model::{
+    NetConfig, NetOutput, PolicyValueNet, ResBlock, NET_CONFIG_KEYS, SURVIVAL_NEAR_PLIES,
+    SURVIVAL_OUTPUTS,
+};
 pub use player::{NetSpec, NetSpecError, DEFAULT_NET_SIMULATIONS};
 
 /// The CPU device every command uses (burn's pure-Rust `flex` backend).

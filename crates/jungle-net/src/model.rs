@@ -1,6 +1,9 @@
 //! The residual policy-value network (AlphaZero shape, with KataGo's
 //! global-pooling bias as an option): a 3x3 stem, residual blocks, a policy
-//! head of 252 logits, a win/draw/loss value head and a moves-left head.
+//! head of 252 logits, a win/draw/loss value head and a moves-left head,
+//! and optionally a training-only piece-survival head (an auxiliary target
+//! in the spirit of KataGo's ownership head: which animals are still on the
+//! board a few plies later and at the game's end).
 
 use crate::encoding::{PLANES, POLICY_SLOTS};
 use burn::config::Config;
@@ -33,16 +36,33 @@ pub struct NetConfig {
     /// Width of the value head's hidden layer.
     #[config(default = 64)]
     pub value_hidden: usize,
+    /// `Some(true)` adds the piece-survival head ([`SURVIVAL_OUTPUTS`]
+    /// logits on the value head's hidden layer), trained as an auxiliary
+    /// target and not part of the exported model. An `Option` so that
+    /// checkpoints written before the head existed (no such key) still load
+    /// as `None`, meaning no head.
+    #[config(default = "None")]
+    pub survival_head: Option<bool>,
 }
 
+/// Outputs of the survival head: for two horizons ([`SURVIVAL_NEAR_PLIES`]
+/// plies later or the game's end if sooner; then the game's end), 16 logits
+/// "this animal is still on the board": the side to move's eight (rat to
+/// elephant), then the opponent's eight.
+pub const SURVIVAL_OUTPUTS: usize = 32;
+
+/// The survival head's near horizon, in plies.
+pub const SURVIVAL_NEAR_PLIES: usize = 6;
+
 /// The keys a network config file may hold.
-pub const NET_CONFIG_KEYS: [&str; 6] = [
+pub const NET_CONFIG_KEYS: [&str; 7] = [
     "blocks",
     "filters",
     "global_pool_every",
     "policy_filters",
     "value_filters",
     "value_hidden",
+    "survival_head",
 ];
 
 impl NetConfig {
@@ -65,6 +85,11 @@ impl NetConfig {
             ));
         }
         Ok(())
+    }
+
+    /// Whether the network has the survival head.
+    pub fn has_survival_head(&self) -> bool {
+        self.survival_head == Some(true)
     }
 
     /// Builds a freshly initialised network on `device`.
@@ -106,6 +131,9 @@ impl NetConfig {
             value_fc: LinearConfig::new(self.value_filters, self.value_hidden).init(device),
             value_out: LinearConfig::new(self.value_hidden, 3).init(device),
             moves_left_out: LinearConfig::new(self.value_hidden, 1).init(device),
+            survival_out: self
+                .has_survival_head()
+                .then(|| LinearConfig::new(self.value_hidden, SURVIVAL_OUTPUTS).init(device)),
         }
     }
 }
@@ -163,11 +191,30 @@ pub struct PolicyValueNet {
     pub(crate) value_fc: Linear,
     pub(crate) value_out: Linear,
     pub(crate) moves_left_out: Linear,
+    pub(crate) survival_out: Option<Linear>,
 }
 
 impl PolicyValueNet {
     /// Runs a batch of encoded positions `[batch, 38, 9, 7]`.
     pub fn forward(&self, input: Tensor<4>) -> NetOutput {
+        self.forward_heads(input).0
+    }
+
+    /// The outputs and, if the network has the survival head, its logits
+    /// `[batch, SURVIVAL_OUTPUTS]` (for training).
+    pub fn forward_with_survival(&self, input: Tensor<4>) -> (NetOutput, Option<Tensor<2>>) {
+        let (out, hidden) = self.forward_heads(input);
+        let survival = self.survival_out.as_ref().map(|head| head.forward(hidden));
+        (out, survival)
+    }
+
+    /// Whether the network has the survival head.
+    pub fn has_survival_head(&self) -> bool {
+        self.survival_out.is_some()
+    }
+
+    /// The three outputs and the value head's hidden layer.
+    fn forward_heads(&self, input: Tensor<4>) -> (NetOutput, Tensor<2>) {
         let mut x = relu(self.stem_bn.forward(self.stem.forward(input)));
         for block in &self.blocks {
             x = block.forward(x);
@@ -178,10 +225,11 @@ impl PolicyValueNet {
         let v = relu(self.value_bn.forward(self.value_conv.forward(x)));
         let pooled = adaptive_avg_pool2d(v, [1, 1]).flatten(1, 3);
         let hidden = relu(self.value_fc.forward(pooled));
-        NetOutput {
+        let out = NetOutput {
             policy,
             wdl: self.value_out.forward(hidden.clone()),
-            moves_left: self.moves_left_out.forward(hidden),
-        }
+            moves_left: self.moves_left_out.forward(hidden.clone()),
+        };
+        (out, hidden)
     }
 }

@@ -230,6 +230,66 @@ fn mismatched_checkpoints_are_rejected_with_the_reason() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+#[test]
+fn the_survival_head_is_optional_and_old_checkpoints_load_without_it() {
+    let device = cpu_device();
+    let rules = Rules::default();
+    let dir = temp_dir("survival");
+    let with_head = tiny().with_survival_head(Some(true));
+    let net = with_head.init(&device);
+    assert!(net.has_survival_head() && !tiny().init(&device).has_survival_head());
+    let n = 3;
+    let x = Tensor::<4>::from_data(
+        TensorData::new(vec![0.5; n * INPUT_LEN], [n, PLANES, 9, 7]),
+        &device,
+    );
+    let (out, survival) = net.forward_with_survival(x);
+    assert_eq!(survival.unwrap().dims(), [n, jungle_net::SURVIVAL_OUTPUTS]);
+    assert_eq!(out.policy.dims(), [n, POLICY_SLOTS]);
+    // With the head: saved, loaded, the same architecture.
+    let prefix = dir.join("head");
+    save_checkpoint(
+        &prefix,
+        &net,
+        &CheckpointMeta::new(with_head.clone(), rules.clone(), 0, 0),
+    )
+    .unwrap();
+    let loaded = load_checkpoint(&prefix, &device).unwrap();
+    assert!(loaded.net.has_survival_head());
+    let err = loaded
+        .expect_architecture(&prefix, &tiny())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("survival_head is true, expected false"),
+        "{err}"
+    );
+    // A checkpoint written before the key existed loads without the head.
+    let prefix = dir.join("old");
+    save_checkpoint(
+        &prefix,
+        &tiny().init(&device),
+        &CheckpointMeta::new(tiny(), rules, 0, 0),
+    )
+    .unwrap();
+    let json = dir.join("old.json");
+    let text = std::fs::read_to_string(&json).unwrap();
+    assert!(text.contains("\"survival_head\": null"), "{text}");
+    std::fs::write(
+        &json,
+        text.replace("\"survival_head\": null,", "")
+            .replace(",\n    \"survival_head\": null", ""),
+    )
+    .unwrap();
+    assert!(!std::fs::read_to_string(&json)
+        .unwrap()
+        .contains("survival_head"));
+    let loaded = load_checkpoint(&prefix, &device).unwrap();
+    assert!(!loaded.net.has_survival_head());
+    loaded.expect_architecture(&prefix, &tiny()).unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// A tiny network learns the best move of a few fixed positions: the den
 /// entry where one exists, else a fixed arbitrary legal move. 300 Adam steps
 /// at learning rate 3e-3 bring the policy loss from about ln(252) = 5.5 at

@@ -46,6 +46,9 @@ pub struct NetSection {
     pub value_filters: usize,
     /// Value head hidden width.
     pub value_hidden: usize,
+    /// Train an auxiliary piece-survival head (not exported).
+    #[serde(default)]
+    pub survival_head: bool,
 }
 
 impl NetSection {
@@ -58,6 +61,7 @@ impl NetSection {
             .with_policy_filters(self.policy_filters)
             .with_value_filters(self.value_filters)
             .with_value_hidden(self.value_hidden)
+            .with_survival_head(Some(self.survival_head))
     }
 }
 

@@ -31,6 +31,8 @@ pub struct LossPoint {
     pub value: f64,
     /// Moves-left squared error.
     pub moves_left: f64,
+    /// Survival binary cross-entropy (0 for a network without the head).
+    pub survival: f64,
 }
 
 /// Elo against step or hours.
@@ -131,7 +133,7 @@ where
     let (_, y1) = range(
         points
             .iter()
-            .flat_map(|p| [p.policy, p.value, p.moves_left]),
+            .flat_map(|p| [p.policy, p.value, p.moves_left, p.survival]),
         0.05,
     );
     let mut chart = ChartBuilder::on(&root)
@@ -146,12 +148,17 @@ where
         .y_desc("loss")
         .draw()?;
     type Part = fn(&LossPoint) -> f64;
-    let series: [(&str, RGBColor, Part); 3] = [
+    let series: [(&str, RGBColor, Part); 4] = [
         ("policy", BLUE, |p| p.policy),
         ("value", RED, |p| p.value),
         ("moves left", GREEN, |p| p.moves_left),
+        ("survival", MAGENTA, |p| p.survival),
     ];
+    let has_survival = points.iter().any(|p| p.survival > 0.0);
     for (name, color, f) in series {
+        if name == "survival" && !has_survival {
+            continue;
+        }
         chart
             .draw_series(LineSeries::new(
                 points.iter().map(|p| (p.step, f(p))),

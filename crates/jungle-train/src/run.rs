@@ -57,6 +57,9 @@ pub struct LossRecord {
     pub value: f32,
     /// Mean moves-left loss.
     pub moves_left: f32,
+    /// Mean survival loss (0 without the head).
+    #[serde(default)]
+    pub survival: f32,
     /// Learning rate of the generation's last step.
     #[serde(default)]
     pub learning_rate: f64,
@@ -390,6 +393,7 @@ impl Run {
                 sum.policy += l.policy;
                 sum.value += l.value;
                 sum.moves_left += l.moves_left;
+                sum.survival += l.survival;
                 train_bar.inc(1);
                 train_bar.set_message(format!("policy {:.3} value {:.3}", l.policy, l.value));
             }
@@ -405,6 +409,7 @@ impl Run {
             policy: sum.policy / n,
             value: sum.value / n,
             moves_left: sum.moves_left / n,
+            survival: sum.survival / n,
             learning_rate,
         });
         self.state.generation = gen;
@@ -531,7 +536,7 @@ impl Run {
             .rev()
             .find_map(|c| ratings.iter().find(|r| r.player == player_name(c.step)));
         println!(
-            "gen {:>3} | {:>5} games ({} total), {} positions | window {} | {} steps -> step {} | lr {:.2e} | loss policy {:.3} value {:.3} moves-left {:.3} | Elo {} | {:.1} min (self-play {:.0} s, training {:.0} s, evaluation {:.0} s)",
+            "gen {:>3} | {:>5} games ({} total), {} positions | window {} | {} steps -> step {} | lr {:.2e} | loss policy {:.3} value {:.3} moves-left {:.3}{} | Elo {} | {:.1} min (self-play {:.0} s, training {:.0} s, evaluation {:.0} s)",
             s.generation,
             stats.games.load(Ordering::Relaxed),
             s.games,
@@ -543,6 +548,11 @@ impl Run {
             l.policy,
             l.value,
             l.moves_left,
+            if l.survival > 0.0 {
+                format!(" survival {:.3}", l.survival)
+            } else {
+                String::new()
+            },
             elo.map_or("?".to_string(), |r| format!("{} {:+.0} +- {:.0}", r.player, r.elo, 1.96 * r.stderr)),
             s.seconds / 60.0,
             times.selfplay,
@@ -600,6 +610,7 @@ pub fn report(paths: &RunPaths, state: &RunState) -> Result<Vec<Rating>, String>
                 policy: l.policy as f64,
                 value: l.value as f64,
                 moves_left: l.moves_left as f64,
+                survival: l.survival as f64,
             })
             .collect();
         plot_losses(&paths.checkpoints, &losses)?;

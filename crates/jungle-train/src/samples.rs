@@ -4,7 +4,8 @@
 //! symmetric, so a mirrored sample is as true as the original).
 
 use jungle_net::encoding::{encode, move_slot, INPUT_LEN, POLICY_SLOTS};
-use jungle_rules::{Game, Move, Position, Rules};
+use jungle_net::{SURVIVAL_NEAR_PLIES, SURVIVAL_OUTPUTS};
+use jungle_rules::{Game, Move, Position, Rules, Side};
 use jungle_selfplay::{unpack_move, GameRecord};
 
 /// One training position, compact.
@@ -24,6 +25,9 @@ pub struct TrainingPosition {
     pub search_value: f32,
     /// Plies from here to the end of the game, / 100.
     pub moves_left: f32,
+    /// Survival target, one bit per output of the survival head (see
+    /// [`survival_bits`]).
+    pub survival: u32,
 }
 
 /// One training sample: network input and targets.
@@ -37,6 +41,30 @@ pub struct Sample {
     pub wdl: [f32; 3],
     /// Plies left / 100.
     pub moves_left: f32,
+    /// Survival targets (0 or 1), [`SURVIVAL_OUTPUTS`] of them.
+    pub survival: Vec<f32>,
+}
+
+/// The animals of `position` on the board, from `side`'s point of view:
+/// bit `a` for its animal of index `a`, bit `8 + a` for the opponent's.
+pub fn alive_mask(position: &Position, side: Side) -> u16 {
+    position.pieces().fold(0, |mask, (_, piece)| {
+        let own = if piece.side() == side { 0 } else { 8 };
+        mask | 1 << (own + piece.animal().index())
+    })
+}
+
+/// The survival target of the position at ply `ply` of a game whose
+/// positions are `positions` (the last one being the final position), for
+/// the side to move at `ply`: the low 16 bits are [`alive_mask`]
+/// [`SURVIVAL_NEAR_PLIES`] plies later (or at the end if sooner), the high
+/// 16 bits at the end.
+pub fn survival_bits(positions: &[Position], ply: usize) -> u32 {
+    let side = positions[ply].side_to_move();
+    let last = positions.len() - 1;
+    let near = alive_mask(&positions[(ply + SURVIVAL_NEAR_PLIES).min(last)], side);
+    let end = alive_mask(&positions[last], side);
+    near as u32 | (end as u32) << 16
 }
 
 impl TrainingPosition {
@@ -73,6 +101,9 @@ impl TrainingPosition {
             policy,
             wdl: self.wdl,
             moves_left: self.moves_left,
+            survival: (0..SURVIVAL_OUTPUTS)
+                .map(|i| (self.survival >> i & 1) as f32)
+                .collect(),
         }
     }
 }
@@ -81,8 +112,12 @@ impl TrainingPosition {
 pub fn game_positions(record: &GameRecord, rules: &Rules) -> Result<Vec<TrainingPosition>, String> {
     let mut game = Game::from_fen(rules.clone(), &record.start_fen).map_err(|e| e.to_string())?;
     let total = record.moves.len();
+    // Every position of the game (the final one too) for the survival
+    // targets, and the training positions without them.
+    let mut positions = Vec::with_capacity(total + 1);
     let mut out = Vec::new();
     for (ply, m) in record.moves.iter().enumerate() {
+        positions.push(*game.position());
         if m.full_search && !m.target.is_empty() {
             let position = *game.position();
             let mover = position.side_to_move();
@@ -95,23 +130,34 @@ pub fn game_positions(record: &GameRecord, rules: &Rules) -> Result<Vec<Training
                         .ok_or_else(|| format!("ply {ply}: bad move code {code}"))
                 })
                 .collect::<Result<Vec<_>, _>>()?;
-            out.push(TrainingPosition {
-                position,
-                repetitions: game.repetition_count(),
-                target,
-                wdl: match record.winner {
-                    Some(w) if w == mover => [1.0, 0.0, 0.0],
-                    Some(_) => [0.0, 0.0, 1.0],
-                    None => [0.0, 1.0, 0.0],
+            out.push((
+                ply,
+                TrainingPosition {
+                    position,
+                    repetitions: game.repetition_count(),
+                    target,
+                    wdl: match record.winner {
+                        Some(w) if w == mover => [1.0, 0.0, 0.0],
+                        Some(_) => [0.0, 0.0, 1.0],
+                        None => [0.0, 1.0, 0.0],
+                    },
+                    search_value: m.root_value,
+                    moves_left: (total - ply) as f32 / 100.0,
+                    survival: 0,
                 },
-                search_value: m.root_value,
-                moves_left: (total - ply) as f32 / 100.0,
-            });
+            ));
         }
         let mv = unpack_move(m.mv).ok_or_else(|| format!("ply {ply}: bad move code {}", m.mv))?;
         game.play(mv).map_err(|e| format!("ply {ply}: {e}"))?;
     }
-    Ok(out)
+    positions.push(*game.position());
+    Ok(out
+        .into_iter()
+        .map(|(ply, mut p)| {
+            p.survival = survival_bits(&positions, ply);
+            p
+        })
+        .collect())
 }
 
 /// Every sample of a game: each full-search position, and with `mirror`
@@ -141,6 +187,8 @@ pub struct Batch {
     pub wdl: Vec<f32>,
     /// `[size, 1]` plies-left targets.
     pub moves_left: Vec<f32>,
+    /// `[size, SURVIVAL_OUTPUTS]` survival targets.
+    pub survival: Vec<f32>,
 }
 
 impl Batch {
@@ -153,6 +201,7 @@ impl Batch {
             b.policy.extend_from_slice(&s.policy);
             b.wdl.extend_from_slice(&s.wdl);
             b.moves_left.push(s.moves_left);
+            b.survival.extend_from_slice(&s.survival);
         }
         b
     }
@@ -170,6 +219,7 @@ mod tests {
             wdl,
             search_value,
             moves_left: 0.5,
+            survival: 0,
         }
     }
 
@@ -188,5 +238,39 @@ mod tests {
         let mut untouched = position([1.0, 0.0, 0.0], -0.9);
         untouched.blend_search_value(0.0);
         assert_eq!(untouched.wdl, [1.0, 0.0, 0.0]);
+    }
+
+    fn fen(text: &str) -> Position {
+        Position::from_fen(text).unwrap()
+    }
+
+    #[test]
+    fn survival_bits_see_captures_from_the_mover_s_side() {
+        use jungle_rules::START_FEN;
+        let start = fen(START_FEN);
+        // North's rat (lower-case r) gone, then South's elephant (E) too.
+        let no_rat = fen("l5t/1d3c1/2p1w1e/7/7/7/E1W1P1R/1C3D1/T5L b 0 1");
+        let no_rat_no_elephant = fen("l5t/1d3c1/2p1w1e/7/7/7/2W1P1R/1C3D1/T5L w 0 2");
+        assert_eq!(alive_mask(&start, Side::South), 0xffff);
+        let rat = jungle_rules::Animal::Rat.index();
+        let elephant = jungle_rules::Animal::Elephant.index();
+        // Every animal but the bits given (as the low 16 bits of a u32).
+        let all_but = |gone: &[usize]| gone.iter().fold(0xffff_u32, |m, &b| m & !(1 << b));
+        assert_eq!(alive_mask(&no_rat, Side::South) as u32, all_but(&[8 + rat]));
+        assert_eq!(alive_mask(&no_rat, Side::North) as u32, all_but(&[rat]));
+        // Ten plies: the capture of the rat at ply 3, of the elephant at ply 9.
+        let mut positions = vec![start; 3];
+        positions.extend([no_rat; 6]);
+        positions.extend([no_rat_no_elephant; 2]);
+        // Ply 0 (South to move): 6 plies on, the rat is gone; at the end the
+        // elephant too.
+        let bits = survival_bits(&positions, 0);
+        assert_eq!(bits & 0xffff, all_but(&[8 + rat]));
+        assert_eq!(bits >> 16, all_but(&[8 + rat, elephant]));
+        // Ply 8 (North to move): the horizon is cut at the end.
+        assert_eq!(positions[8].side_to_move(), Side::North);
+        let bits = survival_bits(&positions, 8);
+        let expected = all_but(&[rat, 8 + elephant]);
+        assert_eq!(bits, expected | expected << 16);
     }
 }

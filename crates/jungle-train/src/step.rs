@@ -1,19 +1,23 @@
 //! The training step: policy cross-entropy against the search's target,
 //! win/draw/loss cross-entropy against the game result, squared error on the
-//! plies left (weighted 0.1), Adam with weight decay.
+//! plies left (weighted 0.1), binary cross-entropy of the survival head
+//! when the network has one (weighted 2 on the mean over its outputs), Adam
+//! with weight decay.
 
 use crate::samples::Batch;
 use burn::module::Module;
 use burn::optim::decay::WeightDecayConfig;
 use burn::optim::{AdamConfig, GradientsParams, ModuleOptimizer};
-use burn::tensor::activation::log_softmax;
+use burn::tensor::activation::{log_sigmoid, log_softmax};
 use burn::tensor::{Device, Tensor, TensorData};
 use jungle_net::encoding::{PLANES, POLICY_SLOTS};
-use jungle_net::{NetConfig, PolicyValueNet};
+use jungle_net::{NetConfig, PolicyValueNet, SURVIVAL_OUTPUTS};
 use jungle_rules::{FILES, RANKS};
 
 /// Weight of the moves-left loss in the total.
 pub const MOVES_LEFT_WEIGHT: f32 = 0.1;
+/// Weight of the survival loss (mean binary cross-entropy per output).
+pub const SURVIVAL_WEIGHT: f32 = 2.0;
 
 /// The parts of the loss on one batch.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -24,6 +28,8 @@ pub struct Losses {
     pub value: f32,
     /// Squared error of plies left / 100.
     pub moves_left: f32,
+    /// Mean binary cross-entropy of the survival head (0 without one).
+    pub survival: f32,
 }
 
 /// A network being trained with its optimiser.
@@ -53,10 +59,18 @@ fn tensors(batch: &Batch, device: &Device) -> (Tensor<4>, Tensor<2>, Tensor<2>, 
     (x, p, w, m)
 }
 
+/// Mean binary cross-entropy of `logits` against 0/1 `targets`.
+fn binary_cross_entropy(logits: Tensor<2>, targets: Tensor<2>) -> Tensor<1> {
+    let ones = targets.ones_like();
+    (targets.clone() * log_sigmoid(logits.clone()) + (ones - targets) * log_sigmoid(logits.neg()))
+        .mean()
+        .neg()
+}
+
 /// The total loss tensor and its parts.
 fn loss(net: &PolicyValueNet, batch: &Batch, device: &Device) -> (Tensor<1>, Losses) {
     let (x, policy_target, wdl_target, ml_target) = tensors(batch, device);
-    let out = net.forward(x);
+    let (out, survival_logits) = net.forward_with_survival(x);
     let policy = (log_softmax(out.policy, 1) * policy_target)
         .sum_dim(1)
         .mean()
@@ -66,15 +80,27 @@ fn loss(net: &PolicyValueNet, batch: &Batch, device: &Device) -> (Tensor<1>, Los
         .mean()
         .neg();
     let moves_left = (out.moves_left - ml_target).powi_scalar(2).mean();
+    let survival = survival_logits.map(|logits| {
+        let target = Tensor::from_data(
+            TensorData::new(batch.survival.clone(), [batch.size, SURVIVAL_OUTPUTS]),
+            device,
+        );
+        binary_cross_entropy(logits, target)
+    });
     let parts = Losses {
         policy: policy.clone().into_scalar::<f32>(),
         value: value.clone().into_scalar::<f32>(),
         moves_left: moves_left.clone().into_scalar::<f32>(),
+        survival: survival
+            .as_ref()
+            .map_or(0.0, |l| l.clone().into_scalar::<f32>()),
     };
-    (
-        policy + value + moves_left.mul_scalar(MOVES_LEFT_WEIGHT),
-        parts,
-    )
+    let total = policy + value + moves_left.mul_scalar(MOVES_LEFT_WEIGHT);
+    let total = match survival {
+        Some(l) => total + l.mul_scalar(SURVIVAL_WEIGHT),
+        None => total,
+    };
+    (total, parts)
 }
 
 impl Trainer {

@@ -3,12 +3,13 @@
 
 use jungle_mcts::HeuristicEvaluator;
 use jungle_net::encoding::{INPUT_LEN, POLICY_SLOTS};
+use jungle_net::SURVIVAL_OUTPUTS;
 use jungle_net::{cpu_device, NetConfig};
 use jungle_rules::Rules;
 use jungle_selfplay::{
     read_shard, run_selfplay, shard_files, GameRecord, SelfPlayConfig, SelfPlayStats,
 };
-use jungle_train::samples::{game_samples, Batch};
+use jungle_train::samples::{alive_mask, game_positions, game_samples, Batch};
 use jungle_train::step::Trainer;
 
 fn games(tag: &str) -> Vec<GameRecord> {
@@ -81,7 +82,8 @@ fn training_on_a_fixed_set_lowers_both_losses() {
         .with_filters(16)
         .with_policy_filters(8)
         .with_value_filters(8)
-        .with_value_hidden(16);
+        .with_value_hidden(16)
+        .with_survival_head(Some(true));
     // A fixed initialisation: the check is about training, not about luck
     // (the only test here that initialises a network, so the seed holds).
     let device = cpu_device();
@@ -104,4 +106,32 @@ fn training_on_a_fixed_set_lowers_both_losses() {
         after.moves_left < before.moves_left,
         "moves left {before:?} -> {after:?}"
     );
+    assert!(
+        after.survival < 0.8 * before.survival,
+        "survival {before:?} -> {after:?}"
+    );
+}
+
+#[test]
+fn survival_targets_follow_the_game() {
+    let rules = Rules::default();
+    for game in &games("survival") {
+        let samples = game_samples(game, &rules, true).unwrap();
+        let positions = game_positions(game, &rules).unwrap();
+        for (p, pair) in positions.iter().zip(samples.chunks(2)) {
+            // Mirroring does not change which animals live.
+            assert_eq!(pair[0].survival, pair[1].survival);
+            assert_eq!(pair[0].survival.len(), SURVIVAL_OUTPUTS);
+            let now = alive_mask(&p.position, p.position.side_to_move()) as u32;
+            let near = p.survival & 0xffff;
+            let end = p.survival >> 16;
+            // Animals do not come back: whoever lives later lives now,
+            // and whoever lives at the end lives at the near horizon.
+            assert_eq!(near & !now, 0, "{:?}", p.position);
+            assert_eq!(end & !near, 0, "{:?}", p.position);
+            for (i, &t) in pair[0].survival.iter().enumerate() {
+                assert_eq!(t, (p.survival >> i & 1) as f32);
+            }
+        }
+    }
 }
