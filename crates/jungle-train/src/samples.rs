@@ -41,8 +41,8 @@ pub struct Sample {
     pub wdl: [f32; 3],
     /// Plies left / 100.
     pub moves_left: f32,
-    /// Survival targets (0 or 1), [`SURVIVAL_OUTPUTS`] of them.
-    pub survival: Vec<f32>,
+    /// Survival targets (0 or 1).
+    pub survival: [f32; SURVIVAL_OUTPUTS],
 }
 
 /// The animals of `position` on the board, from `side`'s point of view:
@@ -101,9 +101,7 @@ impl TrainingPosition {
             policy,
             wdl: self.wdl,
             moves_left: self.moves_left,
-            survival: (0..SURVIVAL_OUTPUTS)
-                .map(|i| (self.survival >> i & 1) as f32)
-                .collect(),
+            survival: std::array::from_fn(|i| (self.survival >> i & 1) as f32),
         }
     }
 }
@@ -119,7 +117,7 @@ pub fn game_positions(record: &GameRecord, rules: &Rules) -> Result<Vec<Training
     for (ply, m) in record.moves.iter().enumerate() {
         positions.push(*game.position());
         if m.full_search && !m.target.is_empty() {
-            let position = *game.position();
+            let position = positions[ply];
             let mover = position.side_to_move();
             let target = m
                 .target
