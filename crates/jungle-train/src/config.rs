@@ -179,8 +179,16 @@ pub struct TrainConfig {
 impl TrainConfig {
     /// Parses config text; `origin` names it in errors.
     pub fn from_toml(text: &str, origin: &str) -> Result<TrainConfig, String> {
-        let cfg: TrainConfig = toml::from_str(text)
-            .map_err(|e| format!("config `{origin}`: {}", e.message().trim()))?;
+        let cfg: TrainConfig = toml::from_str(text).map_err(|e| {
+            // Name the line too: serde's message alone does not say which key.
+            let place = e.span().map_or(String::new(), |span| {
+                let start = span.start.min(text.len());
+                let number = text[..start].matches('\n').count() + 1;
+                let line = text.lines().nth(number - 1).unwrap_or("").trim();
+                format!(", line {number} (`{line}`)")
+            });
+            format!("config `{origin}`{place}: {}", e.message().trim())
+        })?;
         cfg.validate()
             .map_err(|e| format!("config `{origin}`: {e}"))?;
         Ok(cfg)
@@ -289,6 +297,12 @@ mod tests {
             TrainConfig::from_toml(&TINY_CONFIG.replace("filters = 8", "filters = 0"), "x.toml")
                 .unwrap_err();
         assert!(e.contains("[net]") && e.contains("filters"), "{e}");
+        let e = TrainConfig::from_toml(
+            &TINY_CONFIG.replace("survival_head = true", "survival_head = \"yes\""),
+            "x.toml",
+        )
+        .unwrap_err();
+        assert!(e.contains("x.toml") && e.contains("survival_head"), "{e}");
         let e =
             TrainConfig::from_toml(&TINY_CONFIG.replace("\"greedy\"]", "\"grumpy\"]"), "x.toml")
                 .unwrap_err();
