@@ -3,7 +3,7 @@
 //! temporary name and renamed, the JSON last, so a checkpoint whose JSON
 //! exists is whole.
 
-use crate::encoding::{ENCODING_VERSION, PLANES, POLICY_SLOTS};
+use crate::encoding::{Encoding, POLICY_SLOTS};
 use crate::model::{NetConfig, PolicyValueNet};
 use burn::module::Module;
 use burn::tensor::Device;
@@ -26,7 +26,7 @@ pub struct CheckpointMeta {
     pub format_version: u32,
     /// The architecture.
     pub net: NetConfig,
-    /// [`ENCODING_VERSION`] when written.
+    /// The network's [`Encoding::version`].
     pub encoding_version: u32,
     /// Input planes.
     pub planes: usize,
@@ -48,9 +48,9 @@ impl CheckpointMeta {
         CheckpointMeta {
             format: FORMAT.to_string(),
             format_version: FORMAT_VERSION,
+            encoding_version: net.encoding().version(),
+            planes: net.encoding().planes(),
             net,
-            encoding_version: ENCODING_VERSION,
-            planes: PLANES,
             policy_slots: POLICY_SLOTS,
             rules,
             step,
@@ -184,17 +184,26 @@ pub fn read_meta(path: &Path) -> Result<CheckpointMeta, CheckpointError> {
             message: format!("field `format` is `{}`, expected `{FORMAT}`", meta.format),
         });
     }
-    if meta.encoding_version != ENCODING_VERSION
-        || meta.planes != PLANES
+    let encoding = meta.net.encoding();
+    if meta.encoding_version != encoding.version()
+        || meta.planes != encoding.planes()
         || meta.policy_slots != POLICY_SLOTS
     {
+        let known = Encoding::ALL
+            .map(|e| format!("{} ({} planes)", e.version(), e.planes()))
+            .join(" or ");
         return Err(CheckpointError::Encoding {
             path: json,
             what: format!(
-                "encoding version {} ({} planes, {} policy slots)",
-                meta.encoding_version, meta.planes, meta.policy_slots
+                "encoding version {} ({} planes, {} policy slots) with `tactical_planes` {}",
+                meta.encoding_version,
+                meta.planes,
+                meta.policy_slots,
+                meta.net.tactical_planes == Some(true)
             ),
-            expected: format!("encoding version {ENCODING_VERSION} ({PLANES} planes, {POLICY_SLOTS} policy slots)"),
+            expected: format!(
+                "encoding version {known} as `tactical_planes` says, {POLICY_SLOTS} policy slots"
+            ),
         });
     }
     meta.net
@@ -261,6 +270,13 @@ impl Checkpoint {
             .filter(|(_, h, e)| h != e)
             .map(|(k, h, e)| format!("{k} is {h}, expected {e}"))
             .collect();
+        if have.encoding() != expected.encoding() {
+            diffs.push(format!(
+                "tactical_planes is {}, expected {}",
+                have.encoding() == Encoding::Tactical,
+                expected.encoding() == Encoding::Tactical
+            ));
+        }
         if have.has_survival_head() != expected.has_survival_head() {
             diffs.push(format!(
                 "survival_head is {}, expected {}",

@@ -1,4 +1,4 @@
-//! The network's input planes and move encoding, version [`ENCODING_VERSION`].
+//! The network's input planes and move encoding.
 //!
 //! Everything is drawn from the point of view of the side to move: a North
 //! position is flipped top-to-bottom with colours swapped first
@@ -19,26 +19,117 @@
 //! | 21 | plies since the last capture / quiet-move limit (/ 200 if the limit is off), at most 1 |
 //! | 22 | earlier occurrences of this position: 0, 0.5 (seen once before), 1 (twice or more) |
 //! | 23-37 | the rule set, one constant plane per switch (see [`SWITCH_PLANES`]) |
+//! | 38 | squares our animals can move to now (captures and den entry included) |
+//! | 39 | squares the opponent's animals could move to, were it their turn |
+//! | 40 | our animals the opponent could take (39 and ours) |
+//! | 41 | the opponent's animals we can take now (38 and theirs) |
+//!
+//! Planes 38-41 are the *tactical planes* of [`Encoding::Tactical`]
+//! (encoding version 2), rule-derived features in the spirit of KataGo's
+//! liberty and ladder planes: what each side reaches in one move, river
+//! jumps and the rank and trap rules included, which a small network would
+//! otherwise spend many games learning. [`Encoding::Base`] (version 1) has
+//! planes 0-37 only. A network's encoding follows from its first layer's
+//! input channels.
 //!
 //! Moves: 252 policy slots, `direction * 63 + from_square`, both in the
 //! mover's view (directions up, down, left, right); a river jump uses the
 //! slot of its direction.
 
 use jungle_rules::{
-    Animal, Direction, JumpRule, Move, NoMoveOutcome, Position, RepetitionOutcome, Rules, Side,
-    NUM_SQUARES, TRAPS, WATER,
+    Animal, Bitboard, Direction, JumpRule, Move, NoMoveOutcome, Position, RepetitionOutcome, Rules,
+    Side, DEN, NUM_SQUARES, TRAPS, WATER,
 };
 
-/// Bumped whenever the planes or the move slots change meaning.
-pub const ENCODING_VERSION: u32 = 1;
+/// The newest encoding version; bumped whenever the planes or the move
+/// slots change meaning (see [`Encoding::version`]).
+pub const ENCODING_VERSION: u32 = 2;
 /// Board squares per plane.
 pub const SQUARES: usize = NUM_SQUARES;
-/// Input planes.
-pub const PLANES: usize = 38;
+/// Input planes of every encoding (0-37).
+pub const BASE_PLANES: usize = 38;
+/// The tactical planes (38-41) of [`Encoding::Tactical`].
+pub const TACTICAL_PLANES: usize = 4;
 /// Policy slots: 63 from-squares x 4 directions.
 pub const POLICY_SLOTS: usize = 4 * SQUARES;
-/// Floats in one encoded position.
-pub const INPUT_LEN: usize = PLANES * SQUARES;
+
+/// Which input planes a network reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Encoding {
+    /// Version 1: planes 0-37.
+    Base,
+    /// Version 2: planes 0-37, then the tactical planes 38-41.
+    Tactical,
+}
+
+impl Encoding {
+    /// Every encoding, oldest first.
+    pub const ALL: [Encoding; 2] = [Encoding::Base, Encoding::Tactical];
+
+    /// The encoding version written in checkpoints and exports.
+    pub fn version(self) -> u32 {
+        match self {
+            Encoding::Base => 1,
+            Encoding::Tactical => 2,
+        }
+    }
+
+    /// The encoding of a version number, if this build knows it.
+    pub fn from_version(version: u32) -> Option<Encoding> {
+        Encoding::ALL.into_iter().find(|e| e.version() == version)
+    }
+
+    /// The encoding with this many input planes, if any.
+    pub fn from_planes(planes: usize) -> Option<Encoding> {
+        Encoding::ALL.into_iter().find(|e| e.planes() == planes)
+    }
+
+    /// Input planes.
+    pub fn planes(self) -> usize {
+        match self {
+            Encoding::Base => BASE_PLANES,
+            Encoding::Tactical => BASE_PLANES + TACTICAL_PLANES,
+        }
+    }
+
+    /// Floats in one encoded position.
+    pub fn input_len(self) -> usize {
+        self.planes() * SQUARES
+    }
+
+    /// What every plane holds, for the export description.
+    pub fn plane_names(self) -> Vec<String> {
+        let mut names = base_plane_names();
+        if self == Encoding::Tactical {
+            names.extend(
+                [
+                    "squares our animals can move to",
+                    "squares the opponent's animals could move to",
+                    "our animals the opponent could take",
+                    "the opponent's animals we can take",
+                ]
+                .map(String::from),
+            );
+        }
+        names
+    }
+
+    /// Writes the planes of `pos` (occurring for the `repetitions`-th
+    /// time) into `out`, which must hold [`Encoding::input_len`] floats.
+    pub fn encode(self, pos: &Position, repetitions: u32, rules: &Rules, out: &mut [f32]) {
+        assert_eq!(
+            out.len(),
+            self.input_len(),
+            "one position is {} floats",
+            self.input_len()
+        );
+        let view = pos.from_mover_view();
+        encode_base(&view, repetitions, rules, out);
+        if self == Encoding::Tactical {
+            encode_tactical(&view, rules, &mut out[BASE_PLANES * SQUARES..]);
+        }
+    }
+}
 
 /// The switch planes 23-37, in order, with what a 1 means.
 pub const SWITCH_PLANES: [&str; 15] = [
@@ -59,9 +150,9 @@ pub const SWITCH_PLANES: [&str; 15] = [
     "quiet_plies_limit (plies / 200; 0 = off)",
 ];
 
-/// What every plane holds, for the export description.
-pub fn plane_names() -> Vec<String> {
-    let mut names = Vec::with_capacity(PLANES);
+/// The names of planes 0-37.
+fn base_plane_names() -> Vec<String> {
+    let mut names = Vec::with_capacity(BASE_PLANES);
     for who in ["our", "opponent's"] {
         for a in Animal::ALL {
             names.push(format!("{who} {a}"));
@@ -113,37 +204,62 @@ pub fn switch_values(rules: &Rules) -> [f32; 15] {
     ]
 }
 
-/// Writes the planes of `pos` (occurring for the `repetitions`-th time)
-/// into `out`, which must hold [`INPUT_LEN`] floats.
-pub fn encode(pos: &Position, repetitions: u32, rules: &Rules, out: &mut [f32]) {
-    assert_eq!(out.len(), INPUT_LEN, "one position is {INPUT_LEN} floats");
+/// Sets the squares of `squares` to 1 in `plane` (63 floats).
+fn fill_set(plane: &mut [f32], squares: Bitboard) {
+    for sq in squares {
+        plane[sq.index()] = 1.0;
+    }
+}
+
+/// Planes 0-37 of `view` (the position in the mover's view) into `out`.
+fn encode_base(view: &Position, repetitions: u32, rules: &Rules, out: &mut [f32]) {
     out.fill(0.0);
-    let view = pos.from_mover_view();
     for (sq, piece) in view.pieces() {
         let side_offset = if piece.side() == Side::South { 0 } else { 8 };
         out[(side_offset + piece.animal().index()) * SQUARES + sq.index()] = 1.0;
     }
-    let mut fill_set = |plane: usize, squares: jungle_rules::Bitboard| {
-        for sq in squares {
-            out[plane * SQUARES + sq.index()] = 1.0;
-        }
-    };
-    fill_set(16, WATER);
-    fill_set(17, TRAPS[0]);
-    fill_set(18, TRAPS[1]);
-    fill_set(19, jungle_rules::DEN[0]);
-    fill_set(20, jungle_rules::DEN[1]);
+    // After the 16 animal planes, in order: terrain, counters, switches.
+    let mut planes = out.chunks_exact_mut(SQUARES).skip(16);
+    let mut next = || planes.next().expect("38 planes");
+    for squares in [WATER, TRAPS[0], TRAPS[1], DEN[0], DEN[1]] {
+        fill_set(next(), squares);
+    }
     let limit = if rules.quiet_plies_limit > 0 {
         rules.quiet_plies_limit
     } else {
         200
     };
-    let quiet = (pos.quiet_plies() as f32 / limit as f32).min(1.0);
+    let quiet = (view.quiet_plies() as f32 / limit as f32).min(1.0);
     let repeated = (repetitions.saturating_sub(1)).min(2) as f32 / 2.0;
-    let mut constants = vec![quiet, repeated];
-    constants.extend_from_slice(&switch_values(rules));
-    for (i, value) in constants.into_iter().enumerate() {
-        out[(21 + i) * SQUARES..(22 + i) * SQUARES].fill(value);
+    for value in [quiet, repeated].into_iter().chain(switch_values(rules)) {
+        next().fill(value);
+    }
+}
+
+/// Squares the side to move of `pos` can move to under `rules`.
+fn reach(pos: &Position, rules: &Rules) -> Bitboard {
+    pos.legal_moves(rules)
+        .iter()
+        .fold(Bitboard::EMPTY, |bb, mv| {
+            bb | Bitboard::from_square(mv.to())
+        })
+}
+
+/// The tactical planes 38-41 of `view` (the position in the mover's view,
+/// South to move) into `out` (four planes).
+fn encode_tactical(view: &Position, rules: &Rules, out: &mut [f32]) {
+    let ours = reach(view, rules);
+    let mut other = *view;
+    other.set_side_to_move(Side::North);
+    let theirs = reach(&other, rules);
+    let sets = [
+        ours,
+        theirs,
+        theirs & view.occupied(Side::South),
+        ours & view.occupied(Side::North),
+    ];
+    for (plane, squares) in out.chunks_exact_mut(SQUARES).zip(sets) {
+        fill_set(plane, squares);
     }
 }
 
@@ -176,8 +292,16 @@ mod tests {
 
     #[test]
     fn plane_table_is_complete() {
-        assert_eq!(plane_names().len(), PLANES);
-        assert_eq!(21 + 2 + SWITCH_PLANES.len(), PLANES);
+        for e in Encoding::ALL {
+            assert_eq!(e.plane_names().len(), e.planes());
+            assert_eq!(Encoding::from_planes(e.planes()), Some(e));
+            assert_eq!(Encoding::from_version(e.version()), Some(e));
+        }
+        assert_eq!(21 + 2 + SWITCH_PLANES.len(), BASE_PLANES);
+        assert_eq!(
+            Encoding::from_version(ENCODING_VERSION),
+            Some(Encoding::Tactical)
+        );
     }
 
     #[test]

@@ -3,18 +3,24 @@
 //! flex backend; see `jungle bench net`), then a softmax over each
 //! position's legal moves only.
 
-use crate::encoding::{encode, move_slot, INPUT_LEN, POLICY_SLOTS};
+use crate::encoding::{move_slot, Encoding, POLICY_SLOTS};
 use crate::fast::FastNet;
 use crate::model::PolicyValueNet;
 use burn::module::Module;
 use jungle_mcts::{softmax, EvalInput, Evaluation, Evaluator};
 use jungle_rules::Rules;
 
-/// Writes the planes of every input into `out` (resized to fit).
-pub fn encode_batch(batch: &[EvalInput<'_>], rules: &Rules, out: &mut Vec<f32>) {
-    out.resize(batch.len() * INPUT_LEN, 0.0);
-    for (input, chunk) in batch.iter().zip(out.chunks_exact_mut(INPUT_LEN)) {
-        encode(input.position, input.repetitions, rules, chunk);
+/// Writes the planes of every input in `encoding` into `out` (resized to fit).
+pub fn encode_batch(
+    batch: &[EvalInput<'_>],
+    encoding: Encoding,
+    rules: &Rules,
+    out: &mut Vec<f32>,
+) {
+    let len = encoding.input_len();
+    out.resize(batch.len() * len, 0.0);
+    for (input, chunk) in batch.iter().zip(out.chunks_exact_mut(len)) {
+        encoding.encode(input.position, input.repetitions, rules, chunk);
     }
 }
 
@@ -44,6 +50,7 @@ pub fn evaluations(batch: &[EvalInput<'_>], policy: &[f32], wdl: &[f32]) -> Vec<
 /// Evaluates positions with a network in inference mode on the fast path.
 pub struct NetEvaluator {
     net: FastNet,
+    encoding: Encoding,
     rules: Rules,
     input: Vec<f32>,
 }
@@ -54,6 +61,7 @@ impl NetEvaluator {
     pub fn new(net: &PolicyValueNet, rules: Rules) -> NetEvaluator {
         NetEvaluator {
             net: FastNet::new(&net.valid()),
+            encoding: net.encoding(),
             rules,
             input: Vec::new(),
         }
@@ -65,7 +73,7 @@ impl Evaluator for NetEvaluator {
         if batch.is_empty() {
             return Vec::new();
         }
-        encode_batch(batch, &self.rules, &mut self.input);
+        encode_batch(batch, self.encoding, &self.rules, &mut self.input);
         let out = self.net.forward(&self.input, batch.len());
         evaluations(batch, &out.policy, &out.wdl)
     }

@@ -7,9 +7,7 @@
 //! a temporary file and renamed into place.
 
 use crate::checkpoint::{Checkpoint, CheckpointMeta};
-use crate::encoding::{
-    encode, move_slot, plane_names, ENCODING_VERSION, INPUT_LEN, PLANES, POLICY_SLOTS, SQUARES,
-};
+use crate::encoding::{move_slot, BASE_PLANES, POLICY_SLOTS, SQUARES};
 use crate::model::{NetConfig, PolicyValueNet};
 use crate::onnx::onnx_bytes;
 use burn::module::Module;
@@ -83,7 +81,7 @@ pub fn named_onnx(net: &PolicyValueNet, device: &Device) -> Result<ModelProto, S
 /// The initialisers of `model` as a safetensors file under their ONNX
 /// names (the float32 weights, and the few int64 shape constants the graph
 /// keeps there), with the format and encoding version in its metadata.
-pub fn safetensors_bytes(model: &ModelProto) -> Result<Vec<u8>, String> {
+pub fn safetensors_bytes(model: &ModelProto, encoding_version: u32) -> Result<Vec<u8>, String> {
     // TensorProto.DataType: FLOAT = 1, INT64 = 7.
     const FLOAT: i32 = 1;
     const INT64: i32 = 7;
@@ -133,7 +131,7 @@ pub fn safetensors_bytes(model: &ModelProto) -> Result<Vec<u8>, String> {
         .collect::<Result<Vec<_>, String>>()?;
     let metadata: HashMap<String, String> = [
         ("format".to_string(), MODEL_FORMAT.to_string()),
-        ("encoding_version".to_string(), ENCODING_VERSION.to_string()),
+        ("encoding_version".to_string(), encoding_version.to_string()),
     ]
     .into();
     safetensors::serialize(views, Some(metadata)).map_err(|e| e.to_string())
@@ -217,28 +215,36 @@ pub fn describe(meta: &CheckpointMeta) -> ModelDescription {
             .chain(dims.iter().map(|&d| serde_json::Value::from(d)))
             .collect()
     };
-    let planes = plane_names()
+    let encoding = meta.net.encoding();
+    let (planes_n, input_len) = (encoding.planes(), encoding.input_len());
+    let planes = encoding
+        .plane_names()
         .into_iter()
         .enumerate()
         .map(|(index, name)| PlaneInfo {
             index,
             name,
-            kind: if index < 21 { "one-hot" } else { "constant" }.to_string(),
+            kind: match index {
+                0..21 => "one-hot",
+                21..BASE_PLANES => "constant",
+                _ => "squares",
+            }
+            .to_string(),
         })
         .collect();
     ModelDescription {
         format: MODEL_FORMAT.to_string(),
         format_version: MODEL_FORMAT_VERSION,
-        encoding_version: ENCODING_VERSION,
+        encoding_version: encoding.version(),
         opset: OPSET,
         input: TensorInfo {
             name: INPUT_NAME.to_string(),
-            shape: shape(&[PLANES, RANKS as usize, FILES as usize]),
+            shape: shape(&[planes_n, RANKS as usize, FILES as usize]),
             meaning: "float32 planes of the positions to evaluate".to_string(),
         },
         layout: format!(
             "NCHW: input[b][plane][rank][file], rank 0 = rank 1 (the mover's side), file 0 = file a; \
-             {PLANES} planes x {} ranks x {} files = {INPUT_LEN} floats per position",
+             {planes_n} planes x {} ranks x {} files = {input_len} floats per position",
             RANKS, FILES
         ),
         point_of_view: "Everything is seen by the side to move. South to move: the board as is. \
@@ -351,13 +357,18 @@ fn test_positions(rules: &Rules) -> Vec<(Game, u32)> {
 pub fn test_cases(net: &PolicyValueNet, rules: &Rules, device: &Device) -> TestCases {
     let net = net.valid();
     let positions = test_positions(rules);
-    let mut planes = vec![0.0f32; positions.len() * INPUT_LEN];
-    for ((game, reps), chunk) in positions.iter().zip(planes.chunks_exact_mut(INPUT_LEN)) {
-        encode(game.position(), *reps, rules, chunk);
+    let encoding = net.encoding();
+    let len = encoding.input_len();
+    let mut planes = vec![0.0f32; positions.len() * len];
+    for ((game, reps), chunk) in positions.iter().zip(planes.chunks_exact_mut(len)) {
+        encoding.encode(game.position(), *reps, rules, chunk);
     }
     let n = positions.len();
     let x = Tensor::<4>::from_data(
-        TensorData::new(planes.clone(), [n, PLANES, RANKS as usize, FILES as usize]),
+        TensorData::new(
+            planes.clone(),
+            [n, encoding.planes(), RANKS as usize, FILES as usize],
+        ),
         device,
     );
     let out = net.forward(x);
@@ -371,7 +382,7 @@ pub fn test_cases(net: &PolicyValueNet, rules: &Rules, device: &Device) -> TestC
             TestCase {
                 fen: game.position().to_fen(),
                 repetitions: *reps,
-                planes: planes[i * INPUT_LEN..(i + 1) * INPUT_LEN].to_vec(),
+                planes: planes[i * len..(i + 1) * len].to_vec(),
                 legal_moves: game
                     .legal_moves()
                     .iter()
@@ -447,7 +458,8 @@ pub fn export_model(
     let onnx = model
         .write_to_bytes()
         .map_err(|e| failed(&files.onnx)(e.to_string()))?;
-    let weights = safetensors_bytes(&model).map_err(failed(&files.safetensors))?;
+    let weights = safetensors_bytes(&model, checkpoint.meta.encoding_version)
+        .map_err(failed(&files.safetensors))?;
     let description = describe(&checkpoint.meta);
     let cases = test_cases(&checkpoint.net, &checkpoint.meta.rules, device);
     write_atomically(&files.onnx, &onnx)?;

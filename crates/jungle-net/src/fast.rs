@@ -6,7 +6,7 @@
 //!
 //! Activations are `[batch * 63, channels]`, one row per square.
 
-use crate::encoding::{INPUT_LEN, PLANES, POLICY_SLOTS, SQUARES};
+use crate::encoding::{POLICY_SLOTS, SQUARES};
 use crate::model::{PolicyValueNet, ResBlock};
 use burn::module::Param;
 use burn::nn::conv::Conv2d;
@@ -201,6 +201,8 @@ struct Block {
 
 /// The network ready for fast inference.
 pub struct FastNet {
+    /// Input planes.
+    planes: usize,
     stem: Conv,
     blocks: Vec<Block>,
     policy_conv: Conv,
@@ -253,6 +255,7 @@ impl FastNet {
             pool_bias: b.pool_bias.as_ref().map(|c| Conv::new(c, None)),
         };
         FastNet {
+            planes: net.encoding().planes(),
             stem: Conv::new(&net.stem, Some(&net.stem_bn)),
             blocks: net.blocks.iter().map(block).collect(),
             policy_conv: Conv::new(&net.policy_conv, Some(&net.policy_bn)),
@@ -265,21 +268,22 @@ impl FastNet {
         }
     }
 
-    /// Runs encoded positions (`batch * INPUT_LEN` floats, planes-first as
-    /// [`crate::encoding::encode`] writes them). Large batches run in
+    /// Runs encoded positions (`batch` x the network's input length,
+    /// planes-first as [`crate::encoding::Encoding::encode`] writes them). Large batches run in
     /// chunks of [`CHUNK`] positions, whose buffers stay in cache.
     pub fn forward(&self, input: &[f32], batch: usize) -> FastOutput {
+        let input_len = self.planes * SQUARES;
         assert_eq!(
             input.len(),
-            batch * INPUT_LEN,
-            "{batch} positions of {INPUT_LEN} floats"
+            batch * input_len,
+            "{batch} positions of {input_len} floats"
         );
         let mut out = FastOutput {
             policy: Vec::with_capacity(batch * POLICY_SLOTS),
             wdl: Vec::with_capacity(batch * 3),
             moves_left: Vec::with_capacity(batch),
         };
-        for (i, chunk) in input.chunks(CHUNK * INPUT_LEN).enumerate() {
+        for (i, chunk) in input.chunks(CHUNK * input_len).enumerate() {
             let n = (batch - i * CHUNK).min(CHUNK);
             let part = self.forward_chunk(chunk, n);
             out.policy.extend_from_slice(&part.policy);
@@ -292,12 +296,12 @@ impl FastNet {
     fn forward_chunk(&self, input: &[f32], batch: usize) -> FastOutput {
         let rows = batch * SQUARES;
         // Planes-first to one row per square.
-        let mut x = vec![0.0; rows * PLANES];
-        for b in 0..batch {
-            let src = &input[b * INPUT_LEN..(b + 1) * INPUT_LEN];
-            for p in 0..PLANES {
+        let planes = self.planes;
+        let mut x = vec![0.0; rows * planes];
+        for (b, src) in input.chunks_exact(planes * SQUARES).enumerate() {
+            for p in 0..planes {
                 for s in 0..SQUARES {
-                    x[(b * SQUARES + s) * PLANES + p] = src[p * SQUARES + s];
+                    x[(b * SQUARES + s) * planes + p] = src[p * SQUARES + s];
                 }
             }
         }

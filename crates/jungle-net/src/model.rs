@@ -5,7 +5,7 @@
 //! in the spirit of KataGo's ownership head: which animals are still on the
 //! board a few plies later and at the game's end).
 
-use crate::encoding::{PLANES, POLICY_SLOTS};
+use crate::encoding::{Encoding, POLICY_SLOTS};
 use burn::config::Config;
 use burn::module::Module;
 use burn::nn::conv::{Conv2d, Conv2dConfig};
@@ -43,6 +43,11 @@ pub struct NetConfig {
     /// as `None`, meaning no head.
     #[config(default = "None")]
     pub survival_head: Option<bool>,
+    /// `Some(true)` makes the network read the tactical input planes
+    /// ([`Encoding::Tactical`]). An `Option` for the same reason as
+    /// `survival_head`: older checkpoints load as `None`, the base planes.
+    #[config(default = "None")]
+    pub tactical_planes: Option<bool>,
 }
 
 /// Outputs of the survival head: for two horizons ([`SURVIVAL_NEAR_PLIES`]
@@ -55,7 +60,7 @@ pub const SURVIVAL_OUTPUTS: usize = 32;
 pub const SURVIVAL_NEAR_PLIES: usize = 6;
 
 /// The keys a network config file may hold.
-pub const NET_CONFIG_KEYS: [&str; 7] = [
+pub const NET_CONFIG_KEYS: [&str; 8] = [
     "blocks",
     "filters",
     "global_pool_every",
@@ -63,6 +68,7 @@ pub const NET_CONFIG_KEYS: [&str; 7] = [
     "value_filters",
     "value_hidden",
     "survival_head",
+    "tactical_planes",
 ];
 
 impl NetConfig {
@@ -92,6 +98,15 @@ impl NetConfig {
         self.survival_head == Some(true)
     }
 
+    /// The input planes the network reads.
+    pub fn encoding(&self) -> Encoding {
+        if self.tactical_planes == Some(true) {
+            Encoding::Tactical
+        } else {
+            Encoding::Base
+        }
+    }
+
     /// Builds a freshly initialised network on `device`.
     pub fn init(&self, device: &Device) -> PolicyValueNet {
         let conv = |cin: usize, cout: usize, k: usize| {
@@ -113,7 +128,7 @@ impl NetConfig {
             })
             .collect();
         PolicyValueNet {
-            stem: conv(PLANES, f, 3),
+            stem: conv(self.encoding().planes(), f, 3),
             stem_bn: bn(f),
             blocks,
             policy_conv: conv(f, self.policy_filters, 1),
@@ -195,7 +210,7 @@ pub struct PolicyValueNet {
 }
 
 impl PolicyValueNet {
-    /// Runs a batch of encoded positions `[batch, 38, 9, 7]`.
+    /// Runs a batch of encoded positions `[batch, planes, 9, 7]`.
     pub fn forward(&self, input: Tensor<4>) -> NetOutput {
         self.forward_heads(input).0
     }
@@ -211,6 +226,13 @@ impl PolicyValueNet {
     /// Whether the network has the survival head.
     pub fn has_survival_head(&self) -> bool {
         self.survival_out.is_some()
+    }
+
+    /// The input planes the network reads, from its first layer's input
+    /// channels.
+    pub fn encoding(&self) -> Encoding {
+        let planes = self.stem.weight.dims()[1];
+        Encoding::from_planes(planes).expect("networks are built for a known encoding")
     }
 
     /// The three outputs and the value head's hidden layer.

@@ -1,10 +1,10 @@
 //! ONNX export of the network through burn's exporter (`burn-onnx`,
-//! opset 18): one input (`[batch, 38, 9, 7]` planes, batch dynamic) and
+//! opset 18): one input (`[batch, planes, 9, 7]`, batch dynamic; 38 or
+//! 42 planes, see [`crate::encoding::Encoding`]) and
 //! three outputs in this order: policy logits `[batch, 252]`, win/draw/loss
 //! logits `[batch, 3]`, moves left `[batch, 1]`, named `planes`, `policy`,
 //! `wdl` and `moves_left` in the written file.
 
-use crate::encoding::PLANES;
 use crate::model::PolicyValueNet;
 use burn::module::Module;
 use burn::tensor::{Device, Tensor};
@@ -25,8 +25,9 @@ pub struct OnnxExportError {
 /// The ONNX protobuf of `net` (in inference mode) with a dynamic batch axis.
 pub fn onnx_bytes(net: &PolicyValueNet, device: &Device) -> Result<Vec<u8>, String> {
     let net = net.valid();
+    let planes = net.encoding().planes();
     let sample =
-        |batch: usize| Tensor::<4>::zeros([batch, PLANES, RANKS as usize, FILES as usize], device);
+        |batch: usize| Tensor::<4>::zeros([batch, planes, RANKS as usize, FILES as usize], device);
     let spec = InputSpec::new([
         AxisSpec::dynamic("batch"),
         AxisSpec::Static,

@@ -5,9 +5,7 @@ use burn::nn::loss::CrossEntropyLossConfig;
 use burn::optim::{AdamConfig, GradientsParams};
 use burn::tensor::{Int, Tensor, TensorData};
 use jungle_mcts::{EvalInput, Evaluator};
-use jungle_net::encoding::{
-    encode, move_slot, slot_origin, INPUT_LEN, PLANES, POLICY_SLOTS, SQUARES,
-};
+use jungle_net::encoding::{move_slot, slot_origin, Encoding, BASE_PLANES, POLICY_SLOTS, SQUARES};
 use jungle_net::{
     cpu_device, load_checkpoint, save_checkpoint, CheckpointMeta, NetConfig, NetEvaluator,
 };
@@ -72,10 +70,24 @@ fn inputs<'a>(
         .collect()
 }
 
-fn planes(pos: &Position) -> Vec<f32> {
-    let mut out = vec![0.0; INPUT_LEN];
-    encode(pos, 1, &Rules::default(), &mut out);
+/// The planes of every position in `encoding`, the repetition count of
+/// each from `reps`, one after the other.
+fn encode_all(
+    encoding: Encoding,
+    positions: &[Position],
+    reps: impl Fn(&Position) -> u32,
+) -> Vec<f32> {
+    let len = encoding.input_len();
+    let mut out = vec![0.0; positions.len() * len];
+    for (p, chunk) in positions.iter().zip(out.chunks_exact_mut(len)) {
+        encoding.encode(p, reps(p), &Rules::default(), chunk);
+    }
     out
+}
+
+/// The planes of one position (seen once) with the tactical planes.
+fn planes(pos: &Position) -> Vec<f32> {
+    encode_all(Encoding::Tactical, std::slice::from_ref(pos), |_| 1)
 }
 
 #[test]
@@ -83,7 +95,7 @@ fn mirrored_positions_have_mirrored_planes() {
     for pos in positions(40) {
         let direct = planes(&pos);
         let mirrored = planes(&pos.mirrored());
-        for p in 0..PLANES {
+        for p in 0..Encoding::Tactical.planes() {
             for sq in Square::all() {
                 assert_eq!(
                     mirrored[p * SQUARES + sq.mirrored().index()],
@@ -101,6 +113,52 @@ fn north_sees_what_south_sees_in_the_flipped_position() {
     for pos in positions(40) {
         assert_eq!(planes(&pos), planes(&pos.flipped()), "{}", pos.to_fen());
     }
+}
+
+#[test]
+fn the_base_planes_are_the_start_of_the_tactical_ones() {
+    let all = positions(20);
+    let base = encode_all(Encoding::Base, &all, |_| 2);
+    let tactical = encode_all(Encoding::Tactical, &all, |_| 2);
+    for (b, t) in base
+        .chunks_exact(Encoding::Base.input_len())
+        .zip(tactical.chunks_exact(Encoding::Tactical.input_len()))
+    {
+        assert_eq!(b, &t[..b.len()]);
+    }
+}
+
+/// The squares set in tactical plane `plane` (38-41) of `fen`.
+fn tactical_squares(fen: &str, plane: usize) -> Vec<String> {
+    let planes = planes(&Position::from_fen(fen).unwrap());
+    Square::all()
+        .filter(|sq| planes[plane * SQUARES + sq.index()] == 1.0)
+        .map(|sq| sq.to_string())
+        .collect()
+}
+
+#[test]
+fn tactical_planes_see_river_jumps_blocks_and_ranks() {
+    // A lion on b3 jumps the river onto the wolf on b7; the wolf cannot
+    // take the lion.
+    let open = "l6/7/1w5/7/7/7/1L5/7/6T w";
+    assert!(tactical_squares(open, BASE_PLANES).contains(&"b7".to_string()));
+    assert_eq!(tactical_squares(open, BASE_PLANES + 3), ["b7"]);
+    assert!(tactical_squares(open, BASE_PLANES + 2).is_empty());
+    let mut theirs = tactical_squares(open, BASE_PLANES + 1);
+    theirs.sort();
+    assert_eq!(theirs, ["a7", "a8", "b8", "b9", "c7"]);
+    // A rat in the water between them blocks the jump.
+    let blocked = "l6/7/1w5/7/1r5/7/1L5/7/6T w";
+    assert!(!tactical_squares(blocked, BASE_PLANES).contains(&"b7".to_string()));
+    assert!(tactical_squares(blocked, BASE_PLANES + 3).is_empty());
+    // North to move: the same picture in North's view (the board flipped).
+    let north = "t6/7/1l5/7/7/7/1W5/7/6L b";
+    assert_eq!(tactical_squares(north, BASE_PLANES + 3), ["b7"]);
+    // An elephant cannot take a rat (standard rules), the rat takes it.
+    let rat = "l6/7/7/7/7/7/1Er4/7/6T w";
+    assert!(tactical_squares(rat, BASE_PLANES + 3).is_empty());
+    assert_eq!(tactical_squares(rat, BASE_PLANES + 2), ["b3"]);
 }
 
 #[test]
@@ -218,6 +276,37 @@ fn mismatched_checkpoints_are_rejected_with_the_reason() {
     .unwrap();
     let err = load_checkpoint(&prefix, &device).unwrap_err().to_string();
     assert!(err.contains("encoding version 99"), "{err}");
+    // A base-plane checkpoint that claims the tactical planes.
+    std::fs::write(
+        &json,
+        text.replace("\"tactical_planes\": null", "\"tactical_planes\": true"),
+    )
+    .unwrap();
+    let err = load_checkpoint(&prefix, &device).unwrap_err().to_string();
+    assert!(
+        err.contains("encoding version 1 (38 planes") && err.contains("`tactical_planes` true"),
+        "{err}"
+    );
+    // A tactical-plane checkpoint: version 2, 42 planes; loads as such and
+    // is told apart from a base-plane architecture.
+    let tactical = tiny().with_tactical_planes(Some(true));
+    save_checkpoint(
+        &prefix,
+        &tactical.init(&device),
+        &CheckpointMeta::new(tactical.clone(), rules.clone(), 0, 0),
+    )
+    .unwrap();
+    let loaded = load_checkpoint(&prefix, &device).unwrap();
+    assert_eq!((loaded.meta.encoding_version, loaded.meta.planes), (2, 42));
+    assert_eq!(loaded.net.encoding(), Encoding::Tactical);
+    let err = loaded
+        .expect_architecture(&prefix, &tiny())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("tactical_planes is true, expected false"),
+        "{err}"
+    );
     // Garbage.
     std::fs::write(&json, "{ not json").unwrap();
     let err = load_checkpoint(&prefix, &device).unwrap_err().to_string();
@@ -240,7 +329,10 @@ fn the_survival_head_is_optional_and_old_checkpoints_load_without_it() {
     assert!(net.has_survival_head() && !tiny().init(&device).has_survival_head());
     let n = 3;
     let x = Tensor::<4>::from_data(
-        TensorData::new(vec![0.5; n * INPUT_LEN], [n, PLANES, 9, 7]),
+        TensorData::new(
+            vec![0.5; n * Encoding::Base.input_len()],
+            [n, BASE_PLANES, 9, 7],
+        ),
         &device,
     );
     let (out, survival) = net.forward_with_survival(x);
@@ -309,11 +401,8 @@ fn a_tiny_network_fits_known_best_moves() {
         })
         .collect();
     let n = positions.len();
-    let mut input = vec![0.0; n * INPUT_LEN];
-    for (p, out) in positions.iter().zip(input.chunks_exact_mut(INPUT_LEN)) {
-        encode(p, 1, &rules, out);
-    }
-    let x = Tensor::<4>::from_data(TensorData::new(input, [n, PLANES, 9, 7]), &device);
+    let input = encode_all(Encoding::Base, &positions, |_| 1);
+    let x = Tensor::<4>::from_data(TensorData::new(input, [n, BASE_PLANES, 9, 7]), &device);
     let y = Tensor::<1, Int>::from_data(TensorData::new(targets, [n]), &device);
     let loss_fn = CrossEntropyLossConfig::new().init(&device);
     let mut net = tiny().init(&device);
@@ -340,24 +429,25 @@ fn a_tiny_network_fits_known_best_moves() {
 fn fast_path_matches_burn_within_1e4() {
     let device = cpu_device();
     let train_device = device.clone().autodiff();
-    let net = tiny().init(&train_device);
+    // With the tactical planes: the fast path reads the plane count from
+    // the network.
+    let net = tiny().with_tactical_planes(Some(true)).init(&train_device);
+    let planes = Encoding::Tactical.planes();
     let positions = positions(48);
     assert!(positions.len() > jungle_net::fast::CHUNK);
-    let rules = Rules::default();
-    let mut input = vec![0.0; positions.len() * INPUT_LEN];
-    for (p, out) in positions.iter().zip(input.chunks_exact_mut(INPUT_LEN)) {
-        encode(p, 1 + (p.quiet_plies() % 3), &rules, out);
-    }
+    let input = encode_all(Encoding::Tactical, &positions, |p| {
+        1 + (p.quiet_plies() % 3)
+    });
     let n = positions.len();
     for _ in 0..5 {
         let x = Tensor::<4>::from_data(
-            TensorData::new(input.clone(), [n, PLANES, 9, 7]),
+            TensorData::new(input.clone(), [n, planes, 9, 7]),
             &train_device,
         );
         let _ = net.forward(x);
     }
     let net = burn::module::Module::valid(&net);
-    let x = Tensor::<4>::from_data(TensorData::new(input.clone(), [n, PLANES, 9, 7]), &device);
+    let x = Tensor::<4>::from_data(TensorData::new(input.clone(), [n, planes, 9, 7]), &device);
     let reference = net.forward(x);
     let fast = jungle_net::fast::FastNet::new(&net).forward(&input, n);
     let pairs = [

@@ -49,6 +49,9 @@ pub struct NetSection {
     /// Train an auxiliary piece-survival head (not exported).
     #[serde(default)]
     pub survival_head: bool,
+    /// Read the tactical input planes (encoding version 2).
+    #[serde(default)]
+    pub tactical_planes: bool,
 }
 
 impl NetSection {
@@ -62,6 +65,7 @@ impl NetSection {
             .with_value_filters(self.value_filters)
             .with_value_hidden(self.value_hidden)
             .with_survival_head(Some(self.survival_head))
+            .with_tactical_planes(Some(self.tactical_planes))
     }
 }
 

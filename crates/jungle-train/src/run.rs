@@ -371,6 +371,7 @@ impl Run {
         let window = ReplayWindow::load(
             &self.paths.shards,
             &self.rules,
+            self.config.net.to_config().encoding(),
             size,
             self.config.train.value_search_weight as f32,
         )?;

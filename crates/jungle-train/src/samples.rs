@@ -3,7 +3,7 @@
 //! when a batch is drawn, mirrored left-right at random (the board is
 //! symmetric, so a mirrored sample is as true as the original).
 
-use jungle_net::encoding::{encode, move_slot, INPUT_LEN, POLICY_SLOTS};
+use jungle_net::encoding::{move_slot, Encoding, POLICY_SLOTS};
 use jungle_net::{SURVIVAL_NEAR_PLIES, SURVIVAL_OUTPUTS};
 use jungle_rules::{Game, Move, Position, Rules, Side};
 use jungle_selfplay::{unpack_move, GameRecord};
@@ -33,7 +33,7 @@ pub struct TrainingPosition {
 /// One training sample: network input and targets.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Sample {
-    /// Input planes ([`INPUT_LEN`] floats).
+    /// Input planes ([`Encoding::input_len`] floats).
     pub planes: Vec<f32>,
     /// Target distribution over the 252 policy slots.
     pub policy: Vec<f32>,
@@ -81,16 +81,17 @@ impl TrainingPosition {
         }
     }
 
-    /// The sample of this position, mirrored left-right if `mirrored`.
-    pub fn sample(&self, rules: &Rules, mirrored: bool) -> Sample {
+    /// The sample of this position in `encoding`, mirrored left-right if
+    /// `mirrored`.
+    pub fn sample(&self, rules: &Rules, encoding: Encoding, mirrored: bool) -> Sample {
         let mover = self.position.side_to_move();
         let view = if mirrored {
             self.position.mirrored()
         } else {
             self.position
         };
-        let mut planes = vec![0.0; INPUT_LEN];
-        encode(&view, self.repetitions, rules, &mut planes);
+        let mut planes = vec![0.0; encoding.input_len()];
+        encoding.encode(&view, self.repetitions, rules, &mut planes);
         let mut policy = vec![0.0; POLICY_SLOTS];
         for &(mv, p) in &self.target {
             let mv = if mirrored { mv.mirrored() } else { mv };
@@ -158,17 +159,18 @@ pub fn game_positions(record: &GameRecord, rules: &Rules) -> Result<Vec<Training
         .collect())
 }
 
-/// Every sample of a game: each full-search position, and with `mirror`
-/// its mirror image right after it.
+/// Every sample of a game in `encoding`: each full-search position, and
+/// with `mirror` its mirror image right after it.
 pub fn game_samples(
     record: &GameRecord,
     rules: &Rules,
+    encoding: Encoding,
     mirror: bool,
 ) -> Result<Vec<Sample>, String> {
     let copies: &[bool] = if mirror { &[false, true] } else { &[false] };
     Ok(game_positions(record, rules)?
         .iter()
-        .flat_map(|p| copies.iter().map(move |&m| p.sample(rules, m)))
+        .flat_map(|p| copies.iter().map(move |&m| p.sample(rules, encoding, m)))
         .collect())
 }
 
@@ -177,7 +179,7 @@ pub fn game_samples(
 pub struct Batch {
     /// Positions.
     pub size: usize,
-    /// `[size, 38, 9, 7]` planes.
+    /// `[size, planes, 9, 7]` planes.
     pub planes: Vec<f32>,
     /// `[size, 252]` policy targets.
     pub policy: Vec<f32>,

@@ -10,7 +10,7 @@ use burn::optim::decay::WeightDecayConfig;
 use burn::optim::{AdamConfig, GradientsParams, ModuleOptimizer};
 use burn::tensor::activation::{log_sigmoid, log_softmax};
 use burn::tensor::{Device, Tensor, TensorData};
-use jungle_net::encoding::{PLANES, POLICY_SLOTS};
+use jungle_net::encoding::{POLICY_SLOTS, SQUARES};
 use jungle_net::{NetConfig, PolicyValueNet, SURVIVAL_OUTPUTS};
 use jungle_rules::{FILES, RANKS};
 
@@ -43,10 +43,11 @@ pub struct Trainer {
 
 fn tensors(batch: &Batch, device: &Device) -> (Tensor<4>, Tensor<2>, Tensor<2>, Tensor<2>) {
     let n = batch.size;
+    let planes = batch.planes.len() / (n * SQUARES);
     let x = Tensor::from_data(
         TensorData::new(
             batch.planes.clone(),
-            [n, PLANES, RANKS as usize, FILES as usize],
+            [n, planes, RANKS as usize, FILES as usize],
         ),
         device,
     );

@@ -2,6 +2,7 @@
 //! random (with random mirroring) for each training batch.
 
 use crate::samples::{game_positions, Batch, TrainingPosition};
+use jungle_net::encoding::Encoding;
 use jungle_rules::Rules;
 use jungle_selfplay::{read_shard, shard_files};
 use rand::Rng;
@@ -11,6 +12,7 @@ use std::path::Path;
 pub struct ReplayWindow {
     positions: Vec<TrainingPosition>,
     rules: Rules,
+    encoding: Encoding,
 }
 
 /// The window size for a run that has made `positions_ever` positions:
@@ -23,11 +25,12 @@ pub fn window_size(min: usize, growth: f64, max: usize, positions_ever: u64) -> 
 impl ReplayWindow {
     /// Reads shards from the newest back until `size` positions are in,
     /// their value targets blended with `search_weight` of the search's
-    /// root value ([`TrainingPosition::blend_search_value`]). Shards of
-    /// another rule set are an error.
+    /// root value ([`TrainingPosition::blend_search_value`]), to be drawn
+    /// as inputs in `encoding`. Shards of another rule set are an error.
     pub fn load(
         dir: &Path,
         rules: &Rules,
+        encoding: Encoding,
         size: usize,
         search_weight: f32,
     ) -> Result<ReplayWindow, String> {
@@ -52,6 +55,7 @@ impl ReplayWindow {
         Ok(ReplayWindow {
             positions,
             rules: rules.clone(),
+            encoding,
         })
     }
 
@@ -71,7 +75,7 @@ impl ReplayWindow {
         let samples: Vec<_> = (0..size)
             .map(|_| {
                 let p = &self.positions[rng.random_range(0..self.positions.len())];
-                p.sample(&self.rules, rng.random::<bool>())
+                p.sample(&self.rules, self.encoding, rng.random::<bool>())
             })
             .collect();
         Batch::new(&samples)

@@ -2,7 +2,7 @@
 //! policy and the value loss; samples carry valid targets, mirrored too.
 
 use jungle_mcts::HeuristicEvaluator;
-use jungle_net::encoding::{INPUT_LEN, POLICY_SLOTS};
+use jungle_net::encoding::{Encoding, POLICY_SLOTS};
 use jungle_net::SURVIVAL_OUTPUTS;
 use jungle_net::{cpu_device, NetConfig};
 use jungle_rules::Rules;
@@ -49,13 +49,13 @@ fn games(tag: &str) -> Vec<GameRecord> {
 fn samples_are_well_formed_and_mirrored() {
     let games = games("samples");
     let rules = Rules::default();
-    for game in &games {
-        let plain = game_samples(game, &rules, false).unwrap();
-        let both = game_samples(game, &rules, true).unwrap();
+    for (game, encoding) in games.iter().zip(Encoding::ALL.iter().cycle()) {
+        let plain = game_samples(game, &rules, *encoding, false).unwrap();
+        let both = game_samples(game, &rules, *encoding, true).unwrap();
         assert_eq!(both.len(), 2 * plain.len());
         assert_eq!(plain.len(), game.positions());
         for s in &both {
-            assert_eq!(s.planes.len(), INPUT_LEN);
+            assert_eq!(s.planes.len(), encoding.input_len());
             assert_eq!(s.policy.len(), POLICY_SLOTS);
             assert!((s.policy.iter().sum::<f32>() - 1.0).abs() < 1e-3);
             assert!((s.wdl.iter().sum::<f32>() - 1.0).abs() < 1e-6);
@@ -73,7 +73,7 @@ fn training_on_a_fixed_set_lowers_both_losses() {
     let rules = Rules::default();
     let samples: Vec<_> = games("fit")
         .iter()
-        .flat_map(|g| game_samples(g, &rules, true).unwrap())
+        .flat_map(|g| game_samples(g, &rules, Encoding::Tactical, true).unwrap())
         .collect();
     assert!(samples.len() >= 64, "{} samples", samples.len());
     let batch = Batch::new(&samples);
@@ -83,7 +83,8 @@ fn training_on_a_fixed_set_lowers_both_losses() {
         .with_policy_filters(8)
         .with_value_filters(8)
         .with_value_hidden(16)
-        .with_survival_head(Some(true));
+        .with_survival_head(Some(true))
+        .with_tactical_planes(Some(true));
     // A fixed initialisation: the check is about training, not about luck
     // (the only test here that initialises a network, so the seed holds).
     let device = cpu_device();
@@ -116,7 +117,7 @@ fn training_on_a_fixed_set_lowers_both_losses() {
 fn survival_targets_follow_the_game() {
     let rules = Rules::default();
     for game in &games("survival") {
-        let samples = game_samples(game, &rules, true).unwrap();
+        let samples = game_samples(game, &rules, Encoding::Base, true).unwrap();
         let positions = game_positions(game, &rules).unwrap();
         for (p, pair) in positions.iter().zip(samples.chunks(2)) {
             // Mirroring does not change which animals live.

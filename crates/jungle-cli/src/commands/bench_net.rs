@@ -6,7 +6,7 @@ use burn::nn::loss::CrossEntropyLossConfig;
 use burn::optim::{AdamConfig, GradientsParams};
 use burn::tensor::{Device, Int, Tensor, TensorData};
 use clap::Args;
-use jungle_net::encoding::{encode, INPUT_LEN, PLANES};
+use jungle_net::encoding::Encoding;
 use jungle_net::fast::FastNet;
 use jungle_net::{cpu_device, NetConfig};
 use jungle_rules::{Position, Rules, FILES, RANKS};
@@ -22,6 +22,9 @@ pub struct BenchNetArgs {
     /// Trunk channels.
     #[arg(long, default_value_t = 64)]
     filters: usize,
+    /// Read the tactical input planes (encoding version 2).
+    #[arg(long)]
+    tactical_planes: bool,
     /// Batch sizes to time for inference.
     #[arg(long, value_delimiter = ',', default_values_t = vec![1, 8, 32, 128, 256])]
     batches: Vec<usize>,
@@ -46,28 +49,32 @@ struct Infer {
 struct Report {
     blocks: usize,
     filters: usize,
+    planes: usize,
+    /// Positions encoded per second (one thread).
+    encode_pos_per_s: f64,
     threads: usize,
     infer: Vec<Infer>,
     train_batch: usize,
     train_samples_per_s: f64,
 }
 
-/// Encoded start positions (the content does not change the cost).
-fn encoded(batch: usize) -> Vec<f32> {
-    let mut data = vec![0.0; batch * INPUT_LEN];
+/// Encoded start positions (the content does not change the network's cost).
+fn encoded(encoding: Encoding, batch: usize) -> Vec<f32> {
+    let len = encoding.input_len();
+    let mut data = vec![0.0; batch * len];
     let pos = Position::start();
-    for chunk in data.chunks_exact_mut(INPUT_LEN) {
-        encode(&pos, 1, &Rules::default(), chunk);
+    for chunk in data.chunks_exact_mut(len) {
+        encoding.encode(&pos, 1, &Rules::default(), chunk);
     }
     data
 }
 
 /// The same as a tensor on `device`.
-fn input(batch: usize, device: &Device) -> Tensor<4> {
+fn input(encoding: Encoding, batch: usize, device: &Device) -> Tensor<4> {
     Tensor::from_data(
         TensorData::new(
-            encoded(batch),
-            [batch, PLANES, RANKS as usize, FILES as usize],
+            encoded(encoding, batch),
+            [batch, encoding.planes(), RANKS as usize, FILES as usize],
         ),
         device,
     )
@@ -90,20 +97,25 @@ fn rate(seconds: f64, mut f: impl FnMut()) -> f64 {
 pub fn run(args: &BenchNetArgs, json: bool) -> Result<()> {
     let config = NetConfig::new()
         .with_blocks(args.blocks)
-        .with_filters(args.filters);
+        .with_filters(args.filters)
+        .with_tactical_planes(Some(args.tactical_planes));
     config.validate().map_err(anyhow::Error::msg)?;
+    let encoding = config.encoding();
+    let encode_calls = rate(args.seconds, || {
+        let _ = encoded(encoding, 64);
+    });
     let device = cpu_device();
     let net = config.init(&device).valid();
     let fast = FastNet::new(&net);
     let mut infer = Vec::new();
     for &batch in &args.batches {
         anyhow::ensure!(batch > 0, "--batches: a batch size must be at least 1");
-        let x = input(batch, &device);
+        let x = input(encoding, batch, &device);
         let burn_calls = rate(args.seconds, || {
             let out = net.forward(x.clone());
             let _ = out.policy.into_data();
         });
-        let data = encoded(batch);
+        let data = encoded(encoding, batch);
         let fast_calls = rate(args.seconds, || {
             let _ = fast.forward(&data, batch);
         });
@@ -119,7 +131,7 @@ pub fn run(args: &BenchNetArgs, json: bool) -> Result<()> {
     let mut optim = AdamConfig::new().init();
     let loss_fn = CrossEntropyLossConfig::new().init(&train_device);
     let n = args.train_batch.max(1);
-    let x = input(n, &train_device);
+    let x = input(encoding, n, &train_device);
     let targets = Tensor::<1, Int>::from_data(TensorData::new(vec![0i64; n], [n]), &train_device);
     let steps = rate(args.seconds, || {
         let out = model.forward(x.clone());
@@ -131,6 +143,8 @@ pub fn run(args: &BenchNetArgs, json: bool) -> Result<()> {
     let report = Report {
         blocks: args.blocks,
         filters: args.filters,
+        planes: encoding.planes(),
+        encode_pos_per_s: encode_calls * 64.0,
         threads: rayon::current_num_threads(),
         infer,
         train_batch: n,
@@ -141,8 +155,12 @@ pub fn run(args: &BenchNetArgs, json: bool) -> Result<()> {
         return Ok(());
     }
     println!(
-        "network {} blocks x {} filters; fast path one thread, burn flex {} threads",
-        report.blocks, report.filters, report.threads
+        "network {} blocks x {} filters, {} input planes; fast path one thread, burn flex {} threads",
+        report.blocks, report.filters, report.planes, report.threads
+    );
+    println!(
+        "encoding: {:.0} positions/s (one thread)",
+        report.encode_pos_per_s
     );
     println!(
         "{:>8} {:>20} {:>20}",
