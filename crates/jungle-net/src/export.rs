@@ -73,6 +73,11 @@ pub fn named_onnx(net: &PolicyValueNet, device: &Device) -> Result<ModelProto, S
         node.input.iter_mut().for_each(&rename);
         node.output.iter_mut().for_each(&rename);
     }
+    // Training-only weights (the survival head) reach the file as
+    // initialisers that no node reads: drop them.
+    let used: std::collections::HashSet<&String> =
+        graph.node.iter().flat_map(|n| n.input.iter()).collect();
+    graph.initializer.retain(|init| used.contains(&init.name));
     graph.name = "jungle_zero".to_string();
     model.producer_name = "jungle-zero".to_string();
     Ok(model)
