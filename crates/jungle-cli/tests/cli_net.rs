@@ -73,20 +73,22 @@ fn bad_network_configs_and_specs_are_clear_errors() {
     ]);
     assert!(!ok);
     assert!(stderr.contains("`filters`"), "{stderr}");
-    std::fs::write(&config, "survival_head = 3\n").unwrap();
-    let (ok, _, stderr) = jungle(&[
-        "net",
-        "init",
-        "--out",
-        out.to_str().unwrap(),
-        "--config",
-        config.to_str().unwrap(),
-    ]);
-    assert!(!ok);
-    assert!(
-        stderr.contains("`survival_head`") && stderr.contains("true or false"),
-        "{stderr}"
-    );
+    for key in ["survival_head", "tactical_planes"] {
+        std::fs::write(&config, format!("{key} = 3\n")).unwrap();
+        let (ok, _, stderr) = jungle(&[
+            "net",
+            "init",
+            "--out",
+            out.to_str().unwrap(),
+            "--config",
+            config.to_str().unwrap(),
+        ]);
+        assert!(!ok);
+        assert!(
+            stderr.contains(&format!("`{key}`")) && stderr.contains("true or false"),
+            "{stderr}"
+        );
+    }
     let (ok, _, stderr) = jungle(&["arena", "--a", "net:/no/such/checkpoint", "--b", "random"]);
     assert!(!ok);
     assert!(stderr.contains("/no/such/checkpoint.json"), "{stderr}");
