@@ -47,34 +47,10 @@ fn init_writes_a_checkpoint_that_net_players_load() {
 fn bad_network_configs_and_specs_are_clear_errors() {
     let dir = temp_dir("net-bad");
     let config = dir.join("bad.toml");
-    std::fs::write(&config, "blocks = 2\nfilterz = 8\n").unwrap();
     let out = dir.join("x");
-    let (ok, _, stderr) = jungle(&[
-        "net",
-        "init",
-        "--out",
-        out.to_str().unwrap(),
-        "--config",
-        config.to_str().unwrap(),
-    ]);
-    assert!(!ok);
-    assert!(
-        stderr.contains("bad.toml") && stderr.contains("filterz") && stderr.contains("filters"),
-        "{stderr}"
-    );
-    std::fs::write(&config, "filters = -3\n").unwrap();
-    let (ok, _, stderr) = jungle(&[
-        "net",
-        "init",
-        "--out",
-        out.to_str().unwrap(),
-        "--config",
-        config.to_str().unwrap(),
-    ]);
-    assert!(!ok);
-    assert!(stderr.contains("`filters`"), "{stderr}");
-    for key in ["survival_head", "tactical_planes"] {
-        std::fs::write(&config, format!("{key} = 3\n")).unwrap();
+    // `net init` with config text `text` fails; its stderr.
+    let init_fails = |text: &str| {
+        std::fs::write(&config, text).unwrap();
         let (ok, _, stderr) = jungle(&[
             "net",
             "init",
@@ -83,7 +59,18 @@ fn bad_network_configs_and_specs_are_clear_errors() {
             "--config",
             config.to_str().unwrap(),
         ]);
-        assert!(!ok);
+        assert!(!ok, "{text}");
+        stderr
+    };
+    let stderr = init_fails("blocks = 2\nfilterz = 8\n");
+    assert!(
+        stderr.contains("bad.toml") && stderr.contains("filterz") && stderr.contains("filters"),
+        "{stderr}"
+    );
+    let stderr = init_fails("filters = -3\n");
+    assert!(stderr.contains("`filters`"), "{stderr}");
+    for key in ["survival_head", "tactical_planes"] {
+        let stderr = init_fails(&format!("{key} = 3\n"));
         assert!(
             stderr.contains(&format!("`{key}`")) && stderr.contains("true or false"),
             "{stderr}"
