@@ -7,13 +7,13 @@ use common::{jungle, net_init, temp_dir};
 
 const SCHEMA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/model.schema.json");
 
-/// A tiny network (with a global-pooling block, the survival head and the
-/// tactical planes) exported into `dir/export`.
+/// A tiny network (with a global-pooling block, the survival head, the
+/// tactical and the exchange planes) exported into `dir/export`.
 fn export_tiny(dir: &std::path::Path) -> std::path::PathBuf {
     let (prefix, _) = net_init(
         dir,
         "ck",
-        "blocks = 2\nfilters = 8\nglobal_pool_every = 2\npolicy_filters = 4\nvalue_filters = 4\nvalue_hidden = 8\nsurvival_head = true\ntactical_planes = true\n",
+        "blocks = 2\nfilters = 8\nglobal_pool_every = 2\npolicy_filters = 4\nvalue_filters = 4\nvalue_hidden = 8\nsurvival_head = true\ntactical_planes = true\nexchange_planes = true\n",
         &["--variant", "elephant-rat", "--seed", "3"],
     );
     let out = dir.join("export");
@@ -57,14 +57,20 @@ fn the_export_is_self_describing_and_valid_against_the_schema() {
     assert!(!validator.is_valid(&bad));
     let mut bad = model.clone();
     bad["encoding_version"] = 1.into();
-    assert!(!validator.is_valid(&bad), "version 1 has 38 planes, not 42");
+    assert!(!validator.is_valid(&bad), "version 1 has 38 planes, not 44");
+    bad["encoding_version"] = 2.into();
+    assert!(!validator.is_valid(&bad), "version 2 has 42 planes, not 44");
 
-    assert_eq!(model["encoding_version"], 2);
-    assert_eq!(model["input"]["shape"][1], 42);
-    assert_eq!(model["planes"][41]["kind"], "squares");
+    assert_eq!(model["encoding_version"], 3);
+    assert_eq!(model["input"]["shape"][1], 44);
+    assert_eq!(model["planes"][43]["kind"], "squares");
     assert_eq!(
         model["planes"][41]["name"],
         "the opponent's animals we can take"
+    );
+    assert_eq!(
+        model["planes"][43]["name"],
+        "the opponent's animals we can take with no retake"
     );
 
     assert_eq!(model["rules"]["elephant_captures_rat"], true);
@@ -77,7 +83,7 @@ fn the_export_is_self_describing_and_valid_against_the_schema() {
     let cases = tests["cases"].as_array().unwrap();
     assert!(cases.len() >= 5);
     for c in cases {
-        assert_eq!(c["planes"].as_array().unwrap().len(), 42 * 63);
+        assert_eq!(c["planes"].as_array().unwrap().len(), 44 * 63);
         assert_eq!(c["policy"].as_array().unwrap().len(), 252);
         assert_eq!(c["wdl"].as_array().unwrap().len(), 3);
         let slots: std::collections::HashSet<u64> = c["legal_moves"]
@@ -108,7 +114,7 @@ fn the_export_is_self_describing_and_valid_against_the_schema() {
     // The training-only survival head is not exported.
     assert!(names.iter().all(|n| !n.contains("survival")), "{names:?}");
     assert_eq!(header["__metadata__"]["format"], "jungle-zero-model");
-    assert_eq!(header["__metadata__"]["encoding_version"], "2");
+    assert_eq!(header["__metadata__"]["encoding_version"], "3");
     let onnx = std::fs::read(out.join("model.onnx")).unwrap();
     let contains = |needle: &[u8]| onnx.windows(needle.len()).any(|w| w == needle);
     for name in &names {

@@ -69,13 +69,18 @@ fn bad_network_configs_and_specs_are_clear_errors() {
     );
     let stderr = init_fails("filters = -3\n");
     assert!(stderr.contains("`filters`"), "{stderr}");
-    for key in ["survival_head", "tactical_planes"] {
+    for key in ["survival_head", "tactical_planes", "exchange_planes"] {
         let stderr = init_fails(&format!("{key} = 3\n"));
         assert!(
             stderr.contains(&format!("`{key}`")) && stderr.contains("true or false"),
             "{stderr}"
         );
     }
+    let stderr = init_fails("exchange_planes = true\n");
+    assert!(
+        stderr.contains("`exchange_planes`") && stderr.contains("tactical_planes = true"),
+        "{stderr}"
+    );
     let (ok, _, stderr) = jungle(&["arena", "--a", "net:/no/such/checkpoint", "--b", "random"]);
     assert!(!ok);
     assert!(stderr.contains("/no/such/checkpoint.json"), "{stderr}");

@@ -195,14 +195,17 @@ pub fn read_meta(path: &Path) -> Result<CheckpointMeta, CheckpointError> {
         return Err(CheckpointError::Encoding {
             path: json,
             what: format!(
-                "encoding version {} ({} planes, {} policy slots) with `tactical_planes` {}",
+                "encoding version {} ({} planes, {} policy slots) with `tactical_planes` {} \
+                 and `exchange_planes` {}",
                 meta.encoding_version,
                 meta.planes,
                 meta.policy_slots,
-                meta.net.tactical_planes == Some(true)
+                meta.net.tactical_planes == Some(true),
+                meta.net.exchange_planes == Some(true)
             ),
             expected: format!(
-                "encoding version {known} as `tactical_planes` says, {POLICY_SLOTS} policy slots"
+                "encoding version {known} as `tactical_planes` and `exchange_planes` say, \
+                 {POLICY_SLOTS} policy slots"
             ),
         });
     }
@@ -270,12 +273,17 @@ impl Checkpoint {
             .filter(|(_, h, e)| h != e)
             .map(|(k, h, e)| format!("{k} is {h}, expected {e}"))
             .collect();
-        if have.encoding() != expected.encoding() {
-            diffs.push(format!(
-                "tactical_planes is {}, expected {}",
-                have.encoding() == Encoding::Tactical,
-                expected.encoding() == Encoding::Tactical
-            ));
+        let planes = |net: &NetConfig| {
+            let e = net.encoding();
+            [
+                ("tactical_planes", e != Encoding::Base),
+                ("exchange_planes", e == Encoding::Exchange),
+            ]
+        };
+        for ((key, h), (_, e)) in planes(have).into_iter().zip(planes(expected)) {
+            if h != e {
+                diffs.push(format!("{key} is {h}, expected {e}"));
+            }
         }
         if have.has_survival_head() != expected.has_survival_head() {
             diffs.push(format!(

@@ -23,14 +23,18 @@
 //! | 39 | squares the opponent's animals could move to, were it their turn |
 //! | 40 | our animals the opponent could take (39 and ours) |
 //! | 41 | the opponent's animals we can take now (38 and theirs) |
+//! | 42 | our animals the opponent could take with no retake: after the capture none of ours can move onto that square |
+//! | 43 | the opponent's animals we can take with no retake |
 //!
 //! Planes 38-41 are the *tactical planes* of [`Encoding::Tactical`]
 //! (encoding version 2), rule-derived features in the spirit of KataGo's
 //! liberty and ladder planes: what each side reaches in one move, river
 //! jumps and the rank and trap rules included, which a small network would
-//! otherwise spend many games learning. [`Encoding::Base`] (version 1) has
-//! planes 0-37 only. A network's encoding follows from its first layer's
-//! input channels.
+//! otherwise spend many games learning. Planes 42-43, the *exchange planes*
+//! of [`Encoding::Exchange`] (version 3), look one ply further: a capture
+//! the other side cannot answer by taking the capturer back (a loose animal,
+//! a free capture). [`Encoding::Base`] (version 1) has planes 0-37 only. A
+//! network's encoding follows from its first layer's input channels.
 //!
 //! Moves: 252 policy slots, `direction * 63 + from_square`, both in the
 //! mover's view (directions up, down, left, right); a river jump uses the
@@ -43,13 +47,15 @@ use jungle_rules::{
 
 /// The newest encoding version; bumped whenever the planes or the move
 /// slots change meaning (see [`Encoding::version`]).
-pub const ENCODING_VERSION: u32 = 2;
+pub const ENCODING_VERSION: u32 = 3;
 /// Board squares per plane.
 pub const SQUARES: usize = NUM_SQUARES;
 /// Input planes of every encoding (0-37).
 pub const BASE_PLANES: usize = 38;
 /// The tactical planes (38-41) of [`Encoding::Tactical`].
 pub const TACTICAL_PLANES: usize = 4;
+/// The exchange planes (42-43) of [`Encoding::Exchange`].
+pub const EXCHANGE_PLANES: usize = 2;
 /// Policy slots: 63 from-squares x 4 directions.
 pub const POLICY_SLOTS: usize = 4 * SQUARES;
 
@@ -60,17 +66,20 @@ pub enum Encoding {
     Base,
     /// Version 2: planes 0-37, then the tactical planes 38-41.
     Tactical,
+    /// Version 3: planes 0-41, then the exchange planes 42-43.
+    Exchange,
 }
 
 impl Encoding {
     /// Every encoding, oldest first.
-    pub const ALL: [Encoding; 2] = [Encoding::Base, Encoding::Tactical];
+    pub const ALL: [Encoding; 3] = [Encoding::Base, Encoding::Tactical, Encoding::Exchange];
 
     /// The encoding version written in checkpoints and exports.
     pub fn version(self) -> u32 {
         match self {
             Encoding::Base => 1,
             Encoding::Tactical => 2,
+            Encoding::Exchange => 3,
         }
     }
 
@@ -89,6 +98,7 @@ impl Encoding {
         match self {
             Encoding::Base => BASE_PLANES,
             Encoding::Tactical => BASE_PLANES + TACTICAL_PLANES,
+            Encoding::Exchange => BASE_PLANES + TACTICAL_PLANES + EXCHANGE_PLANES,
         }
     }
 
@@ -100,13 +110,22 @@ impl Encoding {
     /// What every plane holds, for the export description.
     pub fn plane_names(self) -> Vec<String> {
         let mut names = base_plane_names();
-        if self == Encoding::Tactical {
+        if self != Encoding::Base {
             names.extend(
                 [
                     "squares our animals can move to",
                     "squares the opponent's animals could move to",
                     "our animals the opponent could take",
                     "the opponent's animals we can take",
+                ]
+                .map(String::from),
+            );
+        }
+        if self == Encoding::Exchange {
+            names.extend(
+                [
+                    "our animals the opponent could take with no retake",
+                    "the opponent's animals we can take with no retake",
                 ]
                 .map(String::from),
             );
@@ -125,8 +144,9 @@ impl Encoding {
         );
         let view = pos.from_mover_view();
         encode_base(&view, repetitions, rules, out);
-        if self == Encoding::Tactical {
-            encode_tactical(&view, rules, &mut out[BASE_PLANES * SQUARES..]);
+        if self != Encoding::Base {
+            let exchange = self == Encoding::Exchange;
+            encode_tactical(&view, rules, exchange, &mut out[BASE_PLANES * SQUARES..]);
         }
     }
 }
@@ -236,30 +256,58 @@ fn encode_base(view: &Position, repetitions: u32, rules: &Rules, out: &mut [f32]
     }
 }
 
-/// Squares the side to move of `pos` can move to under `rules`.
-fn reach(pos: &Position, rules: &Rules) -> Bitboard {
-    pos.legal_moves(rules)
-        .iter()
-        .fold(Bitboard::EMPTY, |bb, mv| {
-            bb | Bitboard::from_square(mv.to())
-        })
+/// Squares the moves of `moves` go to.
+fn targets(moves: &[Move]) -> Bitboard {
+    moves.iter().fold(Bitboard::EMPTY, |bb, mv| {
+        bb | Bitboard::from_square(mv.to())
+    })
+}
+
+/// Squares of the captures among `moves` (played from `pos`) after which
+/// the other side has no move onto the capturing animal's square.
+fn unanswered_captures(pos: &Position, moves: &[Move], rules: &Rules) -> Bitboard {
+    let victims = pos.occupied(pos.side_to_move().opponent());
+    let mut loose = Bitboard::EMPTY;
+    for &mv in moves {
+        let to = Bitboard::from_square(mv.to());
+        if (victims & to).is_empty() || !(loose & to).is_empty() {
+            continue;
+        }
+        let after = pos.play(mv);
+        if (targets(after.legal_moves(rules).as_slice()) & to).is_empty() {
+            loose = loose | to;
+        }
+    }
+    loose
 }
 
 /// The tactical planes 38-41 of `view` (the position in the mover's view,
-/// South to move) into `out` (four planes).
-fn encode_tactical(view: &Position, rules: &Rules, out: &mut [f32]) {
-    let ours = reach(view, rules);
+/// South to move) into `out` (four planes), then with `exchange` the
+/// exchange planes 42-43 (two more).
+fn encode_tactical(view: &Position, rules: &Rules, exchange: bool, out: &mut [f32]) {
+    let our_moves = view.legal_moves(rules);
     let mut other = *view;
     other.set_side_to_move(Side::North);
-    let theirs = reach(&other, rules);
-    let sets = [
+    let their_moves = other.legal_moves(rules);
+    let ours = targets(our_moves.as_slice());
+    let theirs = targets(their_moves.as_slice());
+    let mut sets = [
         ours,
         theirs,
         theirs & view.occupied(Side::South),
         ours & view.occupied(Side::North),
+        Bitboard::EMPTY,
+        Bitboard::EMPTY,
     ];
-    for (plane, squares) in out.chunks_exact_mut(SQUARES).zip(sets) {
-        fill_set(plane, squares);
+    let planes = if exchange {
+        sets[4] = unanswered_captures(&other, their_moves.as_slice(), rules);
+        sets[5] = unanswered_captures(view, our_moves.as_slice(), rules);
+        TACTICAL_PLANES + EXCHANGE_PLANES
+    } else {
+        TACTICAL_PLANES
+    };
+    for (plane, squares) in out.chunks_exact_mut(SQUARES).zip(&sets[..planes]) {
+        fill_set(plane, *squares);
     }
 }
 
@@ -300,7 +348,7 @@ mod tests {
         assert_eq!(21 + 2 + SWITCH_PLANES.len(), BASE_PLANES);
         assert_eq!(
             Encoding::from_version(ENCODING_VERSION),
-            Some(Encoding::Tactical)
+            Some(Encoding::Exchange)
         );
     }
 

@@ -48,6 +48,11 @@ pub struct NetConfig {
     /// `survival_head`: older checkpoints load as `None`, the base planes.
     #[config(default = "None")]
     pub tactical_planes: Option<bool>,
+    /// `Some(true)` adds the exchange planes ([`Encoding::Exchange`]) after
+    /// the tactical ones; needs `tactical_planes`. `None` in older
+    /// checkpoints.
+    #[config(default = "None")]
+    pub exchange_planes: Option<bool>,
 }
 
 /// Outputs of the survival head: for two horizons ([`SURVIVAL_NEAR_PLIES`]
@@ -60,7 +65,7 @@ pub const SURVIVAL_OUTPUTS: usize = 32;
 pub const SURVIVAL_NEAR_PLIES: usize = 6;
 
 /// The keys a network config file may hold.
-pub const NET_CONFIG_KEYS: [&str; 8] = [
+pub const NET_CONFIG_KEYS: [&str; 9] = [
     "blocks",
     "filters",
     "global_pool_every",
@@ -69,6 +74,7 @@ pub const NET_CONFIG_KEYS: [&str; 8] = [
     "value_hidden",
     "survival_head",
     "tactical_planes",
+    "exchange_planes",
 ];
 
 impl NetConfig {
@@ -90,6 +96,13 @@ impl NetConfig {
                 self.blocks
             ));
         }
+        if self.exchange_planes == Some(true) && self.tactical_planes != Some(true) {
+            return Err(
+                "key `exchange_planes` is true without `tactical_planes`: expected \
+                 `tactical_planes = true` too (the exchange planes follow the tactical ones)"
+                    .to_string(),
+            );
+        }
         Ok(())
     }
 
@@ -100,10 +113,12 @@ impl NetConfig {
 
     /// The input planes the network reads.
     pub fn encoding(&self) -> Encoding {
-        if self.tactical_planes == Some(true) {
-            Encoding::Tactical
-        } else {
+        if self.tactical_planes != Some(true) {
             Encoding::Base
+        } else if self.exchange_planes == Some(true) {
+            Encoding::Exchange
+        } else {
+            Encoding::Tactical
         }
     }
 

@@ -85,9 +85,10 @@ fn encode_all(
     out
 }
 
-/// The planes of one position (seen once) with the tactical planes.
+/// The planes of one position (seen once) with the tactical and exchange
+/// planes.
 fn planes(pos: &Position) -> Vec<f32> {
-    encode_all(Encoding::Tactical, std::slice::from_ref(pos), |_| 1)
+    encode_all(Encoding::Exchange, std::slice::from_ref(pos), |_| 1)
 }
 
 #[test]
@@ -95,7 +96,7 @@ fn mirrored_positions_have_mirrored_planes() {
     for pos in positions(40) {
         let direct = planes(&pos);
         let mirrored = planes(&pos.mirrored());
-        for p in 0..Encoding::Tactical.planes() {
+        for p in 0..Encoding::Exchange.planes() {
             for sq in Square::all() {
                 assert_eq!(
                     mirrored[p * SQUARES + sq.mirrored().index()],
@@ -116,19 +117,21 @@ fn north_sees_what_south_sees_in_the_flipped_position() {
 }
 
 #[test]
-fn the_base_planes_are_the_start_of_the_tactical_ones() {
+fn each_encoding_starts_with_the_planes_of_the_one_before() {
     let all = positions(20);
-    let base = encode_all(Encoding::Base, &all, |_| 2);
-    let tactical = encode_all(Encoding::Tactical, &all, |_| 2);
-    for (b, t) in base
-        .chunks_exact(Encoding::Base.input_len())
-        .zip(tactical.chunks_exact(Encoding::Tactical.input_len()))
-    {
-        assert_eq!(b, &t[..b.len()]);
+    for pair in Encoding::ALL.windows(2) {
+        let short = encode_all(pair[0], &all, |_| 2);
+        let long = encode_all(pair[1], &all, |_| 2);
+        for (s, l) in short
+            .chunks_exact(pair[0].input_len())
+            .zip(long.chunks_exact(pair[1].input_len()))
+        {
+            assert_eq!(s, &l[..s.len()], "{:?} in {:?}", pair[0], pair[1]);
+        }
     }
 }
 
-/// The squares set in tactical plane `plane` (38-41) of `fen`.
+/// The squares set in plane `plane` (38-43) of `fen`.
 fn tactical_squares(fen: &str, plane: usize) -> Vec<String> {
     let planes = planes(&Position::from_fen(fen).unwrap());
     Square::all()
@@ -159,6 +162,36 @@ fn tactical_planes_see_river_jumps_blocks_and_ranks() {
     let rat = "l6/7/7/7/7/7/1Er4/7/6T w";
     assert!(tactical_squares(rat, BASE_PLANES + 3).is_empty());
     assert_eq!(tactical_squares(rat, BASE_PLANES + 2), ["b3"]);
+}
+
+#[test]
+fn exchange_planes_see_captures_that_cannot_be_answered() {
+    const OUR_LOOSE: usize = BASE_PLANES + 4;
+    const THEIR_LOOSE: usize = BASE_PLANES + 5;
+    // The lion jumps onto the wolf on b7 and nothing of North's reaches b7.
+    let open = "l6/7/1w5/7/7/7/1L5/7/6T w";
+    assert_eq!(tactical_squares(open, THEIR_LOOSE), ["b7"]);
+    assert!(tactical_squares(open, OUR_LOOSE).is_empty());
+    // An elephant beside the wolf takes the lion back: still a capture
+    // (plane 41), no longer a free one.
+    let defended = "l6/7/1we4/7/7/7/1L5/7/6T w";
+    assert_eq!(tactical_squares(defended, BASE_PLANES + 3), ["b7"]);
+    assert!(tactical_squares(defended, THEIR_LOOSE).is_empty());
+    // A dog beside it reaches b7 but cannot take a lion: free again.
+    let dog = "l6/7/1wd4/7/7/7/1L5/7/6T w";
+    assert_eq!(tactical_squares(dog, THEIR_LOOSE), ["b7"]);
+    // North's rat would take our elephant on b3, and nothing of ours
+    // reaches b3 ...
+    let rat = "l6/7/7/7/7/7/1Er4/7/6T w";
+    assert_eq!(tactical_squares(rat, OUR_LOOSE), ["b3"]);
+    assert!(tactical_squares(rat, THEIR_LOOSE).is_empty());
+    // ... until a cat on b2 would take the rat back.
+    let guarded = "l6/7/7/7/7/7/1Er4/1C5/6T w";
+    assert_eq!(tactical_squares(guarded, BASE_PLANES + 2), ["b3"]);
+    assert!(tactical_squares(guarded, OUR_LOOSE).is_empty());
+    // North to move: the same in North's view.
+    let north = "t6/7/1l5/7/7/7/1W5/7/6L b";
+    assert_eq!(tactical_squares(north, THEIR_LOOSE), ["b7"]);
 }
 
 #[test]
@@ -307,6 +340,35 @@ fn mismatched_checkpoints_are_rejected_with_the_reason() {
         err.contains("tactical_planes is true, expected false"),
         "{err}"
     );
+    // With the exchange planes: version 3, 44 planes; told apart from the
+    // tactical planes alone.
+    let exchange = tactical.clone().with_exchange_planes(Some(true));
+    save_checkpoint(
+        &prefix,
+        &exchange.init(&device),
+        &CheckpointMeta::new(exchange.clone(), rules.clone(), 0, 0),
+    )
+    .unwrap();
+    let loaded = load_checkpoint(&prefix, &device).unwrap();
+    assert_eq!((loaded.meta.encoding_version, loaded.meta.planes), (3, 44));
+    assert_eq!(loaded.net.encoding(), Encoding::Exchange);
+    let err = loaded
+        .expect_architecture(&prefix, &tactical)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("exchange_planes is true, expected false") && !err.contains("tactical"),
+        "{err}"
+    );
+    // Exchange planes without the tactical ones are not a network.
+    let err = tiny()
+        .with_exchange_planes(Some(true))
+        .validate()
+        .unwrap_err();
+    assert!(
+        err.contains("`exchange_planes`") && err.contains("tactical_planes = true"),
+        "{err}"
+    );
     // Garbage.
     std::fs::write(&json, "{ not json").unwrap();
     let err = load_checkpoint(&prefix, &device).unwrap_err().to_string();
@@ -429,13 +491,16 @@ fn a_tiny_network_fits_known_best_moves() {
 fn fast_path_matches_burn_within_1e4() {
     let device = cpu_device();
     let train_device = device.clone().autodiff();
-    // With the tactical planes: the fast path reads the plane count from
-    // the network.
-    let net = tiny().with_tactical_planes(Some(true)).init(&train_device);
-    let planes = Encoding::Tactical.planes();
+    // With the tactical and exchange planes: the fast path reads the plane
+    // count from the network.
+    let net = tiny()
+        .with_tactical_planes(Some(true))
+        .with_exchange_planes(Some(true))
+        .init(&train_device);
+    let planes = Encoding::Exchange.planes();
     let positions = positions(48);
     assert!(positions.len() > jungle_net::fast::CHUNK);
-    let input = encode_all(Encoding::Tactical, &positions, |p| {
+    let input = encode_all(Encoding::Exchange, &positions, |p| {
         1 + (p.quiet_plies() % 3)
     });
     let n = positions.len();

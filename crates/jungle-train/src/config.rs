@@ -52,6 +52,10 @@ pub struct NetSection {
     /// Read the tactical input planes (encoding version 2).
     #[serde(default)]
     pub tactical_planes: bool,
+    /// Also read the exchange planes (encoding version 3; needs
+    /// `tactical_planes`).
+    #[serde(default)]
+    pub exchange_planes: bool,
 }
 
 impl NetSection {
@@ -66,6 +70,7 @@ impl NetSection {
             .with_value_hidden(self.value_hidden)
             .with_survival_head(Some(self.survival_head))
             .with_tactical_planes(Some(self.tactical_planes))
+            .with_exchange_planes(Some(self.exchange_planes))
     }
 }
 
@@ -307,6 +312,18 @@ mod tests {
         )
         .unwrap_err();
         assert!(e.contains("x.toml") && e.contains("survival_head"), "{e}");
+        let e = TrainConfig::from_toml(
+            &TINY_CONFIG.replace(
+                "survival_head = true",
+                "survival_head = true\nexchange_planes = true",
+            ),
+            "x.toml",
+        )
+        .unwrap_err();
+        assert!(
+            e.contains("[net]") && e.contains("exchange_planes") && e.contains("tactical_planes"),
+            "{e}"
+        );
         let e =
             TrainConfig::from_toml(&TINY_CONFIG.replace("\"greedy\"]", "\"grumpy\"]"), "x.toml")
                 .unwrap_err();

@@ -73,7 +73,7 @@ fn training_on_a_fixed_set_lowers_both_losses() {
     let rules = Rules::default();
     let samples: Vec<_> = games("fit")
         .iter()
-        .flat_map(|g| game_samples(g, &rules, Encoding::Tactical, true).unwrap())
+        .flat_map(|g| game_samples(g, &rules, Encoding::Exchange, true).unwrap())
         .collect();
     assert!(samples.len() >= 64, "{} samples", samples.len());
     let batch = Batch::new(&samples);
@@ -84,7 +84,8 @@ fn training_on_a_fixed_set_lowers_both_losses() {
         .with_value_filters(8)
         .with_value_hidden(16)
         .with_survival_head(Some(true))
-        .with_tactical_planes(Some(true));
+        .with_tactical_planes(Some(true))
+        .with_exchange_planes(Some(true));
     // A fixed initialisation: the check is about training, not about luck
     // (the only test here that initialises a network, so the seed holds).
     let device = cpu_device();

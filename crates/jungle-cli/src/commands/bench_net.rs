@@ -25,6 +25,10 @@ pub struct BenchNetArgs {
     /// Read the tactical input planes (encoding version 2).
     #[arg(long)]
     tactical_planes: bool,
+    /// Also read the exchange planes (encoding version 3; implies
+    /// `--tactical-planes`).
+    #[arg(long)]
+    exchange_planes: bool,
     /// Batch sizes to time for inference.
     #[arg(long, value_delimiter = ',', default_values_t = vec![1, 8, 32, 128, 256])]
     batches: Vec<usize>,
@@ -98,7 +102,8 @@ pub fn run(args: &BenchNetArgs, json: bool) -> Result<()> {
     let config = NetConfig::new()
         .with_blocks(args.blocks)
         .with_filters(args.filters)
-        .with_tactical_planes(Some(args.tactical_planes));
+        .with_tactical_planes(Some(args.tactical_planes || args.exchange_planes))
+        .with_exchange_planes(Some(args.exchange_planes));
     config.validate().map_err(anyhow::Error::msg)?;
     let encoding = config.encoding();
     let encode_calls = rate(args.seconds, || {

@@ -40,8 +40,9 @@ struct InitArgs {
     #[arg(long)]
     out: PathBuf,
     /// Network config (toml) with any of blocks, filters, global_pool_every,
-    /// policy_filters, value_filters, value_hidden, survival_head and
-    /// tactical_planes (true or false); default: 6 blocks x 64 filters.
+    /// policy_filters, value_filters, value_hidden, survival_head,
+    /// tactical_planes and exchange_planes (true or false); default: 6
+    /// blocks x 64 filters.
     #[arg(long)]
     config: Option<PathBuf>,
     /// The rule set the network is meant for (recorded in the checkpoint).
@@ -69,15 +70,16 @@ pub fn load_net_config(path: &Path) -> Result<NetConfig> {
         toml::from_str(&text).with_context(|| format!("network config `{name}`"))?;
     let mut config = NetConfig::new();
     for (key, value) in &table {
-        if key == "survival_head" || key == "tactical_planes" {
-            let flag = value.as_bool().map(Some).with_context(|| {
+        let switch = match key.as_str() {
+            "survival_head" => Some(&mut config.survival_head),
+            "tactical_planes" => Some(&mut config.tactical_planes),
+            "exchange_planes" => Some(&mut config.exchange_planes),
+            _ => None,
+        };
+        if let Some(switch) = switch {
+            *switch = value.as_bool().map(Some).with_context(|| {
                 format!("network config `{name}`: key `{key}` is {value}, expected true or false")
             })?;
-            if key == "survival_head" {
-                config.survival_head = flag;
-            } else {
-                config.tactical_planes = flag;
-            }
             continue;
         }
         let number = value
