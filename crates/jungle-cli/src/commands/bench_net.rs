@@ -66,11 +66,39 @@ struct Report {
 fn encoded(encoding: Encoding, batch: usize) -> Vec<f32> {
     let len = encoding.input_len();
     let mut data = vec![0.0; batch * len];
-    let pos = Position::start();
-    for chunk in data.chunks_exact_mut(len) {
-        encoding.encode(&pos, 1, &Rules::default(), chunk);
+    let rules = Rules::default();
+    for (chunk, pos) in data
+        .chunks_exact_mut(len)
+        .zip(game_positions(batch, &rules))
+    {
+        encoding.encode(&pos, 1, &rules, chunk);
     }
     data
+}
+
+/// `n` positions from games of pseudo-random legal moves (a fixed
+/// sequence, so runs compare), every third ply, a new game when one ends:
+/// positions with captures in reach, unlike the start position alone.
+fn game_positions(n: usize, rules: &Rules) -> Vec<Position> {
+    let mut out = Vec::with_capacity(n);
+    let mut pos = Position::start();
+    let mut pick: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut ply = 0;
+    while out.len() < n {
+        let moves = pos.legal_moves(rules);
+        if moves.is_empty() || pos.winner().is_some() || ply == 200 {
+            pos = Position::start();
+            ply = 0;
+            continue;
+        }
+        pick = pick.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+        pos = pos.play(moves.as_slice()[(pick >> 33) as usize % moves.len()]);
+        ply += 1;
+        if ply % 3 == 0 {
+            out.push(pos);
+        }
+    }
+    out
 }
 
 /// The same as a tensor on `device`.
@@ -106,8 +134,13 @@ pub fn run(args: &BenchNetArgs, json: bool) -> Result<()> {
         .with_exchange_planes(Some(args.exchange_planes));
     config.validate().map_err(anyhow::Error::msg)?;
     let encoding = config.encoding();
+    let rules = Rules::default();
+    let positions = game_positions(64, &rules);
+    let mut buffer = vec![0.0; encoding.input_len()];
     let encode_calls = rate(args.seconds, || {
-        let _ = encoded(encoding, 64);
+        for pos in &positions {
+            encoding.encode(pos, 1, &rules, &mut buffer);
+        }
     });
     let device = cpu_device();
     let net = config.init(&device).valid();
