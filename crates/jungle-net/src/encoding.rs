@@ -275,7 +275,7 @@ fn unanswered_captures(pos: &Position, moves: &[Move], rules: &Rules) -> Bitboar
         }
         let after = pos.play(mv);
         if (targets(after.legal_moves(rules).as_slice()) & to).is_empty() {
-            loose = loose | to;
+            loose |= to;
         }
     }
     loose
