@@ -189,6 +189,15 @@ fn exchange_planes_see_captures_that_cannot_be_answered() {
     let guarded = "l6/7/7/7/7/7/1Er4/1C5/6T w";
     assert_eq!(tactical_squares(guarded, BASE_PLANES + 2), ["b3"]);
     assert!(tactical_squares(guarded, OUR_LOOSE).is_empty());
+    // A tiger taking our dog on our trap c1 stands in the trap at rank 0:
+    // our rat on b1 takes it back; without the rat the dog is loose.
+    let trap = "6l/7/7/7/7/7/7/2t4/1RD3T w";
+    assert_eq!(tactical_squares(trap, BASE_PLANES + 2), ["c1"]);
+    assert!(tactical_squares(trap, OUR_LOOSE).is_empty());
+    assert_eq!(
+        tactical_squares("6l/7/7/7/7/7/7/2t4/2D3T w", OUR_LOOSE),
+        ["c1"]
+    );
     // North to move: the same in North's view.
     let north = "t6/7/1l5/7/7/7/1W5/7/6L b";
     assert_eq!(tactical_squares(north, THEIR_LOOSE), ["b7"]);
