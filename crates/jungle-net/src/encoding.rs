@@ -110,26 +110,8 @@ impl Encoding {
     /// What every plane holds, for the export description.
     pub fn plane_names(self) -> Vec<String> {
         let mut names = base_plane_names();
-        if self != Encoding::Base {
-            names.extend(
-                [
-                    "squares our animals can move to",
-                    "squares the opponent's animals could move to",
-                    "our animals the opponent could take",
-                    "the opponent's animals we can take",
-                ]
-                .map(String::from),
-            );
-        }
-        if self == Encoding::Exchange {
-            names.extend(
-                [
-                    "our animals the opponent could take with no retake",
-                    "the opponent's animals we can take with no retake",
-                ]
-                .map(String::from),
-            );
-        }
+        let extra = &EXTRA_PLANE_NAMES[..self.planes() - BASE_PLANES];
+        names.extend(extra.iter().map(|name| name.to_string()));
         names
     }
 
@@ -150,6 +132,16 @@ impl Encoding {
         }
     }
 }
+
+/// The names of planes 38-43 (tactical, then exchange), in order.
+const EXTRA_PLANE_NAMES: [&str; TACTICAL_PLANES + EXCHANGE_PLANES] = [
+    "squares our animals can move to",
+    "squares the opponent's animals could move to",
+    "our animals the opponent could take",
+    "the opponent's animals we can take",
+    "our animals the opponent could take with no retake",
+    "the opponent's animals we can take with no retake",
+];
 
 /// The switch planes 23-37, in order, with what a 1 means.
 pub const SWITCH_PLANES: [&str; 15] = [
@@ -291,23 +283,21 @@ fn encode_tactical(view: &Position, rules: &Rules, exchange: bool, out: &mut [f3
     let their_moves = other.legal_moves(rules);
     let ours = targets(our_moves.as_slice());
     let theirs = targets(their_moves.as_slice());
-    let mut sets = [
+    let tactical = [
         ours,
         theirs,
         theirs & view.occupied(Side::South),
         ours & view.occupied(Side::North),
-        Bitboard::EMPTY,
-        Bitboard::EMPTY,
     ];
-    let planes = if exchange {
-        sets[4] = unanswered_captures(&other, their_moves.as_slice(), rules);
-        sets[5] = unanswered_captures(view, our_moves.as_slice(), rules);
-        TACTICAL_PLANES + EXCHANGE_PLANES
-    } else {
-        TACTICAL_PLANES
-    };
-    for (plane, squares) in out.chunks_exact_mut(SQUARES).zip(&sets[..planes]) {
-        fill_set(plane, *squares);
+    let loose = exchange.then(|| {
+        [
+            unanswered_captures(&other, their_moves.as_slice(), rules),
+            unanswered_captures(view, our_moves.as_slice(), rules),
+        ]
+    });
+    let sets = tactical.into_iter().chain(loose.into_iter().flatten());
+    for (plane, squares) in out.chunks_exact_mut(SQUARES).zip(sets) {
+        fill_set(plane, squares);
     }
 }
 

@@ -6,6 +6,7 @@ use burn::nn::loss::CrossEntropyLossConfig;
 use burn::optim::{AdamConfig, GradientsParams};
 use burn::tensor::{Device, Int, Tensor, TensorData};
 use clap::Args;
+use jungle_mcts::arena::random_opening;
 use jungle_net::encoding::Encoding;
 use jungle_net::fast::FastNet;
 use jungle_net::{cpu_device, NetConfig};
@@ -76,29 +77,16 @@ fn encoded(encoding: Encoding, batch: usize) -> Vec<f32> {
     data
 }
 
-/// `n` positions from games of pseudo-random legal moves (a fixed
-/// sequence, so runs compare), every third ply, a new game when one ends:
-/// positions with captures in reach, unlike the start position alone.
+/// `n` positions after 2 to 95 random plies (fixed seeds, so runs
+/// compare): positions with captures in reach, unlike the start position
+/// alone.
 fn game_positions(n: usize, rules: &Rules) -> Vec<Position> {
-    let mut out = Vec::with_capacity(n);
-    let mut pos = Position::start();
-    let mut pick: u64 = 0x9e37_79b9_7f4a_7c15;
-    let mut ply = 0;
-    while out.len() < n {
-        let moves = pos.legal_moves(rules);
-        if moves.is_empty() || pos.winner().is_some() || ply == 200 {
-            pos = Position::start();
-            ply = 0;
-            continue;
-        }
-        pick = pick.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
-        pos = pos.play(moves.as_slice()[(pick >> 33) as usize % moves.len()]);
-        ply += 1;
-        if ply % 3 == 0 {
-            out.push(pos);
-        }
-    }
-    out
+    (0..n)
+        .map(|i| {
+            let plies = 2 + 3 * (i % 32) as u32;
+            *random_opening(rules, plies, i as u64).position()
+        })
+        .collect()
 }
 
 /// The same as a tensor on `device`.
