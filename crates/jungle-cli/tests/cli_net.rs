@@ -91,6 +91,53 @@ fn bad_network_configs_and_specs_are_clear_errors() {
 }
 
 #[test]
+fn net_players_take_a_material_weight_only_with_the_survival_head() {
+    let dir = temp_dir("net-material");
+    let (plain, _) = net_init(&dir, "plain", TINY_NET, &[]);
+    let (head, _) = net_init(
+        &dir,
+        "head",
+        &format!("{TINY_NET}survival_head = true\n"),
+        &[],
+    );
+    let spec = |prefix: &std::path::Path, tail: &str| format!("net:{}:4{tail}", prefix.display());
+    let arena = |a: &str| {
+        jungle(&[
+            "arena",
+            "--a",
+            a,
+            "--b",
+            "random",
+            "--games",
+            "2",
+            "--threads",
+            "1",
+        ])
+    };
+    let (ok, stdout, stderr) = arena(&spec(&head, ":material=0.5"));
+    assert!(ok, "{stderr}");
+    assert!(
+        stdout.contains("material=0.5") && stdout.contains("A wins"),
+        "{stdout}"
+    );
+    let (ok, _, stderr) = arena(&spec(&plain, ":material=0.5"));
+    assert!(!ok);
+    assert!(
+        stderr.contains("--a") && stderr.contains("survival_head = true"),
+        "{stderr}"
+    );
+    for bad in [":material=9", ":material=much", ":material="] {
+        let (ok, _, stderr) = arena(&spec(&head, bad));
+        assert!(!ok, "{bad}");
+        assert!(stderr.contains("from 0 to 4"), "{bad}: {stderr}");
+    }
+    // Without the simulations too.
+    let (ok, _, stderr) = arena(&format!("net:{}:material=0.2", head.display()));
+    assert!(ok, "{stderr}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn bench_net_reports_inference_and_training_rates() {
     let v = json(&[
         "bench",

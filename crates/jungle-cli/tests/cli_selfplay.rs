@@ -60,36 +60,41 @@ fn selfplay_writes_shards_that_stats_reads_and_verifies() {
 fn bad_selfplay_input_is_a_clear_error() {
     let dir = temp_dir("selfplay-bad");
     let cfg = dir.join("bad.toml");
-    std::fs::write(&cfg, "[selfplay]\ngames_in_flite = 3\n").unwrap();
     let out = dir.join("o");
-    let (ok, _, stderr) = jungle(&[
-        "selfplay",
-        "--random-net",
-        "--games",
-        "1",
-        "--out",
-        out.to_str().unwrap(),
-        "--config",
-        cfg.to_str().unwrap(),
-    ]);
-    assert!(!ok);
+    // A random network and config text `text`: the run fails; its stderr.
+    let fails_with = |text: &str| {
+        std::fs::write(&cfg, text).unwrap();
+        let (ok, _, stderr) = jungle(&[
+            "selfplay",
+            "--random-net",
+            "--games",
+            "1",
+            "--out",
+            out.to_str().unwrap(),
+            "--config",
+            cfg.to_str().unwrap(),
+        ]);
+        assert!(!ok, "{text}");
+        stderr
+    };
+    let stderr = fails_with("[selfplay]\ngames_in_flite = 3\n");
     assert!(
         stderr.contains("bad.toml") && stderr.contains("games_in_flite"),
         "{stderr}"
     );
-    std::fs::write(&cfg, "[selfplay]\nfull_search_fraction = 2.0\n").unwrap();
-    let (ok, _, stderr) = jungle(&[
-        "selfplay",
-        "--random-net",
-        "--games",
-        "1",
-        "--out",
-        out.to_str().unwrap(),
-        "--config",
-        cfg.to_str().unwrap(),
-    ]);
-    assert!(!ok);
+    let stderr = fails_with("[selfplay]\nfull_search_fraction = 2.0\n");
     assert!(stderr.contains("full_search_fraction"), "{stderr}");
+    let stderr = fails_with("[selfplay]\nmaterial_weight = 5\n");
+    assert!(
+        stderr.contains("material_weight") && stderr.contains("0 to 4"),
+        "{stderr}"
+    );
+    // The random network has no survival head to forecast material with.
+    let stderr = fails_with("[selfplay]\nmaterial_weight = 0.5\n");
+    assert!(
+        stderr.contains("material_weight") && stderr.contains("survival_head = true"),
+        "{stderr}"
+    );
     let (ok, _, stderr) = jungle(&["selfplay", "--games", "1", "--out", out.to_str().unwrap()]);
     assert!(!ok, "a network is required");
     assert!(

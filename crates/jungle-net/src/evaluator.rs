@@ -1,11 +1,12 @@
 //! The batched [`Evaluator`] over a network: encode the batch, one forward
 //! pass on the fast inference path ([`FastNet`], measured about 2x burn's
 //! flex backend; see `jungle bench net`), then a softmax over each
-//! position's legal moves only.
+//! position's legal moves only. With a material weight, the value also
+//! counts the animals the survival head expects each side to keep.
 
 use crate::encoding::{move_slot, Encoding, POLICY_SLOTS};
 use crate::fast::FastNet;
-use crate::model::PolicyValueNet;
+use crate::model::{PolicyValueNet, SURVIVAL_OUTPUTS};
 use burn::module::Module;
 use jungle_mcts::{softmax, EvalInput, Evaluation, Evaluator};
 use jungle_rules::Rules;
@@ -47,13 +48,62 @@ pub fn evaluations(batch: &[EvalInput<'_>], policy: &[f32], wdl: &[f32]) -> Vec<
         .collect()
 }
 
+/// Animals per side: the survival head's near horizon has one output per
+/// animal of the side to move, then one per enemy animal.
+const ANIMALS: usize = 8;
+
+/// The win/draw/loss probabilities `wdl` with a material term added to their
+/// value: `v' = v + weight x (expected own animals - expected enemy animals)
+/// / 8`, clipped to [-1, 1], where the expectations are the survival head's
+/// near-horizon probabilities (`survival_logits`, its [`SURVIVAL_OUTPUTS`]
+/// logits). The draw probability is kept where `v'` leaves room for it.
+///
+/// The material is the survival head's forecast a few plies on, so a piece
+/// that is about to be taken already counts as lost: a learned, short-horizon
+/// counterpart of the piece count an alpha-beta evaluation uses, in the role
+/// KataGo gives its score utility next to the win/loss value.
+pub fn with_material(wdl: [f32; 3], survival_logits: &[f32], weight: f32) -> [f32; 3] {
+    debug_assert_eq!(survival_logits.len(), SURVIVAL_OUTPUTS);
+    let alive = |logits: &[f32]| -> f32 { logits.iter().map(|&x| 1.0 / (1.0 + (-x).exp())).sum() };
+    let balance = (alive(&survival_logits[..ANIMALS])
+        - alive(&survival_logits[ANIMALS..2 * ANIMALS]))
+        / ANIMALS as f32;
+    let value = (wdl[0] - wdl[2] + weight * balance).clamp(-1.0, 1.0);
+    let draw = wdl[1].min(1.0 - value.abs());
+    [(1.0 - draw + value) / 2.0, draw, (1.0 - draw - value) / 2.0]
+}
+
+/// Largest accepted material weight (the term is at most the weight).
+pub const MAX_MATERIAL_WEIGHT: f32 = 4.0;
+
+/// Checks a `material_weight` value: a number from 0 to
+/// [`MAX_MATERIAL_WEIGHT`]; the message names the key.
+pub fn check_material_weight(weight: f32) -> Result<(), String> {
+    if (0.0..=MAX_MATERIAL_WEIGHT).contains(&weight) {
+        Ok(())
+    } else {
+        Err(format!(
+            "`material_weight` is {weight}, expected a number from 0 to {MAX_MATERIAL_WEIGHT}"
+        ))
+    }
+}
+
 /// Evaluates positions with a network in inference mode on the fast path.
 pub struct NetEvaluator {
     net: FastNet,
     encoding: Encoding,
     rules: Rules,
     input: Vec<f32>,
+    material_weight: f32,
 }
+
+/// A material weight was asked of a network without the survival head.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error(
+    "material_weight = {0} needs a network with the survival head (`survival_head = true` in [net]); \
+     use 0 for this one"
+)]
+pub struct NoSurvivalHead(pub f32);
 
 impl NetEvaluator {
     /// An evaluator for games under `rules` (batch norm uses the network's
@@ -64,7 +114,19 @@ impl NetEvaluator {
             encoding: net.encoding(),
             rules,
             input: Vec::new(),
+            material_weight: 0.0,
         }
+    }
+
+    /// Adds the material term of [`with_material`] with this weight to every
+    /// value (0, the default, leaves the network's value as it is). Needs a
+    /// network with the survival head unless `weight` is 0.
+    pub fn with_material_weight(mut self, weight: f32) -> Result<NetEvaluator, NoSurvivalHead> {
+        if weight != 0.0 && !self.net.has_survival_head() {
+            return Err(NoSurvivalHead(weight));
+        }
+        self.material_weight = weight;
+        Ok(self)
     }
 }
 
@@ -75,6 +137,89 @@ impl Evaluator for NetEvaluator {
         }
         encode_batch(batch, self.encoding, &self.rules, &mut self.input);
         let out = self.net.forward(&self.input, batch.len());
-        evaluations(batch, &out.policy, &out.wdl)
+        let mut evals = evaluations(batch, &out.policy, &out.wdl);
+        if self.material_weight != 0.0 {
+            for (eval, logits) in evals
+                .iter_mut()
+                .zip(out.survival.chunks_exact(SURVIVAL_OUTPUTS))
+            {
+                eval.wdl = with_material(eval.wdl, logits, self.material_weight);
+            }
+        }
+        evals
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Logits for the near horizon: `own` of our animals and `enemy` of
+    /// theirs sure to survive, the rest sure to be taken; the end horizon
+    /// (not read) left at 0.
+    fn survival(own: usize, enemy: usize) -> Vec<f32> {
+        let sure = |alive: bool| if alive { 30.0 } else { -30.0 };
+        (0..SURVIVAL_OUTPUTS)
+            .map(|i| match i {
+                0..=7 => sure(i < own),
+                8..=15 => sure(i - 8 < enemy),
+                _ => 0.0,
+            })
+            .collect()
+    }
+
+    fn value(wdl: [f32; 3]) -> f32 {
+        wdl[0] - wdl[2]
+    }
+
+    fn assert_close(a: [f32; 3], b: [f32; 3]) {
+        assert!(
+            a.iter().zip(&b).all(|(x, y)| (x - y).abs() < 1e-6),
+            "{a:?} vs {b:?}"
+        );
+    }
+
+    #[test]
+    fn the_material_term_adds_the_weighted_animal_balance() {
+        let even = [0.3, 0.4, 0.3];
+        // Two animals up with weight 0.5: +0.5 x 2/8.
+        let up = with_material(even, &survival(8, 6), 0.5);
+        assert!((value(up) - 0.125).abs() < 1e-5, "{up:?}");
+        assert!((up[1] - 0.4).abs() < 1e-6, "the draw share is kept: {up:?}");
+        let down = with_material(even, &survival(5, 8), 0.5);
+        assert!((value(down) + 0.1875).abs() < 1e-5, "{down:?}");
+        // Equal material or weight 0 changes nothing.
+        assert_close(with_material(even, &survival(4, 4), 2.0), even);
+        assert_close(
+            with_material([0.7, 0.1, 0.2], &survival(8, 1), 0.0),
+            [0.7, 0.1, 0.2],
+        );
+    }
+
+    #[test]
+    fn the_material_value_is_clipped_and_stays_a_distribution() {
+        let wdl = with_material([0.8, 0.15, 0.05], &survival(8, 0), 4.0);
+        assert_close(wdl, [1.0, 0.0, 0.0]);
+        let wdl = with_material([0.1, 0.2, 0.7], &survival(0, 8), 1.0);
+        assert_close(wdl, [0.0, 0.0, 1.0]);
+        // Near the edge the draw share shrinks to fit.
+        let wdl = with_material([0.5, 0.4, 0.1], &survival(8, 4), 1.0);
+        assert!(
+            (value(wdl) - 0.9).abs() < 1e-5 && (wdl[1] - 0.1).abs() < 1e-5,
+            "{wdl:?}"
+        );
+        assert!(wdl.iter().all(|&p| p >= 0.0) && (wdl.iter().sum::<f32>() - 1.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn material_weights_outside_0_to_4_are_rejected_by_name() {
+        assert!(check_material_weight(0.0).is_ok() && check_material_weight(4.0).is_ok());
+        for bad in [-0.1, 4.5, f32::NAN] {
+            let err = check_material_weight(bad).unwrap_err();
+            assert!(
+                err.contains("`material_weight`") && err.contains("0 to 4"),
+                "{err}"
+            );
+        }
     }
 }

@@ -211,6 +211,7 @@ pub struct FastNet {
     value_fc: Dense,
     value_out: Dense,
     moves_left_out: Dense,
+    survival_out: Option<Dense>,
     hood: Vec<[Option<usize>; 9]>,
 }
 
@@ -222,6 +223,9 @@ pub struct FastOutput {
     pub wdl: Vec<f32>,
     /// Moves-left prediction per position.
     pub moves_left: Vec<f32>,
+    /// [`crate::SURVIVAL_OUTPUTS`] survival logits per position (empty
+    /// when the network has no survival head).
+    pub survival: Vec<f32>,
 }
 
 fn relu(x: &mut [f32]) {
@@ -264,8 +268,15 @@ impl FastNet {
             value_fc: Dense::new(&net.value_fc),
             value_out: Dense::new(&net.value_out),
             moves_left_out: Dense::new(&net.moves_left_out),
+            survival_out: net.survival_out.as_ref().map(Dense::new),
             hood: neighbourhoods(),
         }
+    }
+
+    /// Whether the network has the survival head (its logits then come
+    /// with every forward pass).
+    pub fn has_survival_head(&self) -> bool {
+        self.survival_out.is_some()
     }
 
     /// Runs encoded positions (`batch` x the network's input length,
@@ -282,6 +293,7 @@ impl FastNet {
             policy: Vec::with_capacity(batch * POLICY_SLOTS),
             wdl: Vec::with_capacity(batch * 3),
             moves_left: Vec::with_capacity(batch),
+            survival: Vec::new(),
         };
         for (i, chunk) in input.chunks(CHUNK * input_len).enumerate() {
             let n = (batch - i * CHUNK).min(CHUNK);
@@ -289,6 +301,7 @@ impl FastNet {
             out.policy.extend_from_slice(&part.policy);
             out.wdl.extend_from_slice(&part.wdl);
             out.moves_left.extend_from_slice(&part.moves_left);
+            out.survival.extend_from_slice(&part.survival);
         }
         out
     }
@@ -362,6 +375,10 @@ impl FastNet {
             policy,
             wdl: self.value_out.forward(&hidden, batch),
             moves_left: self.moves_left_out.forward(&hidden, batch),
+            survival: self
+                .survival_out
+                .as_ref()
+                .map_or(Vec::new(), |d| d.forward(&hidden, batch)),
         }
     }
 }

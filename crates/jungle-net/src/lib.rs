@@ -21,7 +21,10 @@ mod player;
 pub use checkpoint::{
     load_checkpoint, read_meta, save_checkpoint, Checkpoint, CheckpointError, CheckpointMeta,
 };
-pub use evaluator::{encode_batch, evaluations, NetEvaluator};
+pub use evaluator::{
+    check_material_weight, encode_batch, evaluations, with_material, NetEvaluator, NoSurvivalHead,
+    MAX_MATERIAL_WEIGHT,
+};
 pub use model::{
     NetConfig, NetOutput, PolicyValueNet, ResBlock, NET_CONFIG_KEYS, SURVIVAL_NEAR_PLIES,
     SURVIVAL_OUTPUTS,

@@ -1,8 +1,9 @@
-//! `net:CHECKPOINT[:SIMS]`: a network searching with PUCT (default 200
-//! simulations per move).
+//! `net:CHECKPOINT[:SIMS][:material=W]`: a network searching with PUCT
+//! (default 200 simulations per move), its value optionally with the
+//! material term of [`crate::with_material`].
 
 use crate::checkpoint::{load_checkpoint, CheckpointError};
-use crate::evaluator::NetEvaluator;
+use crate::evaluator::{check_material_weight, NetEvaluator, MAX_MATERIAL_WEIGHT};
 use crate::model::PolicyValueNet;
 use burn::tensor::Device;
 use jungle_mcts::players::MctsPlayer;
@@ -19,6 +20,7 @@ pub struct NetSpec {
     spec: String,
     checkpoint: PathBuf,
     simulations: u32,
+    material_weight: f32,
     net: PolicyValueNet,
     rules: Rules,
 }
@@ -45,7 +47,8 @@ pub enum NetSpecError {
 }
 
 impl NetSpec {
-    /// Parses `net:CHECKPOINT[:SIMS]` and loads the checkpoint on `device`.
+    /// Parses `net:CHECKPOINT[:SIMS][:material=W]` and loads the checkpoint
+    /// on `device`.
     pub fn parse(spec: &str, device: &Device) -> Result<NetSpec, NetSpecError> {
         let syntax = |problem: &str| NetSpecError::Syntax {
             spec: spec.to_string(),
@@ -53,7 +56,18 @@ impl NetSpec {
         };
         let rest = spec
             .strip_prefix("net:")
-            .ok_or_else(|| syntax("expected `net:CHECKPOINT[:SIMS]`"))?;
+            .ok_or_else(|| syntax("expected `net:CHECKPOINT[:SIMS][:material=W]`"))?;
+        let (rest, material_weight) = match rest.rsplit_once(":material=") {
+            Some((rest, w)) => match w.parse::<f32>() {
+                Ok(w) if check_material_weight(w).is_ok() => (rest, w),
+                _ => {
+                    return Err(syntax(&format!(
+                        "`material={w}`: expected a number from 0 to {MAX_MATERIAL_WEIGHT}"
+                    )))
+                }
+            },
+            None => (rest, 0.0),
+        };
         let (path, simulations) = match rest.rsplit_once(':') {
             Some((path, sims)) if !sims.is_empty() && sims.bytes().all(|b| b.is_ascii_digit()) => {
                 match sims.parse::<u32>() {
@@ -76,10 +90,16 @@ impl NetSpec {
                 spec: spec.to_string(),
                 error,
             })?;
+        if material_weight != 0.0 && !loaded.net.has_survival_head() {
+            return Err(syntax(
+                "`material=` needs a network with the survival head (`survival_head = true`)",
+            ));
+        }
         Ok(NetSpec {
             spec: spec.to_string(),
             checkpoint,
             simulations,
+            material_weight,
             net: loaded.net,
             rules: loaded.meta.rules,
         })
@@ -107,7 +127,9 @@ impl PlayerFactory for NetSpec {
             ..SearchConfig::default()
         };
         let search = Search::new(rules.clone(), config, seed);
-        let evaluator = NetEvaluator::new(&self.net, rules.clone());
+        let evaluator = NetEvaluator::new(&self.net, rules.clone())
+            .with_material_weight(self.material_weight)
+            .expect("checked in NetSpec::parse");
         Box::new(MctsPlayer::new(self.spec.clone(), search, evaluator))
     }
 }

@@ -251,6 +251,64 @@ fn evaluator_masks_illegal_moves_and_batches_like_singles() {
     }
 }
 
+#[test]
+fn the_material_weight_moves_the_value_only_and_needs_the_survival_head() {
+    let device = cpu_device();
+    let rules = Rules::default();
+    let err = NetEvaluator::new(&tiny().init(&device), rules.clone())
+        .with_material_weight(0.5)
+        .err()
+        .expect("no survival head");
+    assert!(err.to_string().contains("survival_head = true"), "{err}");
+    assert!(NetEvaluator::new(&tiny().init(&device), rules.clone())
+        .with_material_weight(0.0)
+        .is_ok());
+
+    let net = tiny().with_survival_head(Some(true)).init(&device);
+    let positions = positions(12);
+    let moves = legal_moves(&positions);
+    let inputs = inputs(&positions, &moves);
+    let plain = NetEvaluator::new(&net, rules.clone()).evaluate(&inputs);
+    let weighted = NetEvaluator::new(&net, rules.clone())
+        .with_material_weight(1.0)
+        .unwrap()
+        .evaluate(&inputs);
+    // The term is the survival head's expected animal balance, recomputed
+    // here from burn's forward pass.
+    let encoded = encode_all(net.encoding(), &positions, |_| 1);
+    let planes = net.encoding().planes();
+    let x = Tensor::<4>::from_data(
+        TensorData::new(encoded, [positions.len(), planes, 9, 7]),
+        &device,
+    );
+    let logits = net
+        .forward_with_survival(x)
+        .1
+        .unwrap()
+        .into_data()
+        .try_to_vec::<f32>()
+        .unwrap();
+    let mut moved = 0;
+    for (i, (p, w)) in plain.iter().zip(&weighted).enumerate() {
+        assert_eq!(p.policy, w.policy, "the policy is untouched");
+        assert!(w.wdl.iter().all(|&x| x >= 0.0));
+        assert!((w.wdl.iter().sum::<f32>() - 1.0).abs() < 1e-5);
+        let sigmoid = |x: &f32| 1.0 / (1.0 + (-x).exp());
+        let row = &logits[i * 32..i * 32 + 16];
+        let balance = (row[..8].iter().map(sigmoid).sum::<f32>()
+            - row[8..].iter().map(sigmoid).sum::<f32>())
+            / 8.0;
+        let expected = (p.value() + balance).clamp(-1.0, 1.0);
+        assert!(
+            (w.value() - expected).abs() < 1e-4,
+            "{} vs {expected}",
+            w.value()
+        );
+        moved += usize::from((w.value() - p.value()).abs() > 1e-4);
+    }
+    assert!(moved > 0, "an untrained head still expects some imbalance");
+}
+
 fn temp_dir(name: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("jungle-net-{name}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -505,6 +563,7 @@ fn fast_path_matches_burn_within_1e4() {
     let net = tiny()
         .with_tactical_planes(Some(true))
         .with_exchange_planes(Some(true))
+        .with_survival_head(Some(true))
         .init(&train_device);
     let planes = Encoding::Exchange.planes();
     let positions = positions(48);
@@ -522,9 +581,13 @@ fn fast_path_matches_burn_within_1e4() {
     }
     let net = burn::module::Module::valid(&net);
     let x = Tensor::<4>::from_data(TensorData::new(input.clone(), [n, planes, 9, 7]), &device);
-    let reference = net.forward(x);
+    let (reference, survival) = net.forward_with_survival(x);
     let fast = jungle_net::fast::FastNet::new(&net).forward(&input, n);
     let pairs = [
+        (
+            survival.unwrap().into_data().try_to_vec::<f32>().unwrap(),
+            fast.survival,
+        ),
         (
             reference.policy.into_data().try_to_vec::<f32>().unwrap(),
             fast.policy,

@@ -1,6 +1,8 @@
 //! Self-play settings (a `[selfplay]` table in a config file).
 
 use jungle_mcts::{RootSelection, SearchConfig};
+use jungle_net::{NetEvaluator, PolicyValueNet};
+use jungle_rules::Rules;
 use serde::{Deserialize, Serialize};
 
 /// Every knob of self-play.
@@ -34,6 +36,11 @@ pub struct SelfPlayConfig {
     pub max_plies: u32,
     /// Games per shard file.
     pub games_per_shard: usize,
+    /// Weight of the material term in the network's value during the
+    /// search (`jungle_net::with_material`: the animals the survival head
+    /// expects each side to keep); 0 leaves the value as it is. Needs a
+    /// network with the survival head.
+    pub material_weight: f32,
     /// The search (its `simulations` is set per move from the fields above).
     pub search: SearchConfig,
 }
@@ -52,6 +59,7 @@ impl Default for SelfPlayConfig {
             opening_temperature: 1.0,
             max_plies: 1000,
             games_per_shard: 32,
+            material_weight: 0.0,
             search: SearchConfig {
                 root: RootSelection::Gumbel,
                 gumbel_noise: true,
@@ -88,7 +96,25 @@ impl SelfPlayConfig {
         if self.max_plies == 0 {
             return Err("key `max_plies` is 0, expected at least 1".into());
         }
+        jungle_net::check_material_weight(self.material_weight).map_err(|e| format!("key {e}"))?;
         self.search.validate().map_err(|e| format!("[search] {e}"))
+    }
+
+    /// One evaluator of `net` per worker, each with this config's
+    /// `material_weight`; fails (naming the key) when the weight is not 0
+    /// and the network has no survival head.
+    pub fn evaluators(
+        &self,
+        net: &PolicyValueNet,
+        rules: &Rules,
+    ) -> Result<Vec<NetEvaluator>, String> {
+        (0..self.worker_count())
+            .map(|_| {
+                NetEvaluator::new(net, rules.clone())
+                    .with_material_weight(self.material_weight)
+                    .map_err(|e| format!("[selfplay] {e}"))
+            })
+            .collect()
     }
 
     /// The number of workers to run: `workers`, or the core count when 0.

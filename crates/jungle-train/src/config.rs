@@ -163,6 +163,10 @@ pub struct EvalSection {
     /// as self-play, so a larger value leaves more of the run to training.
     #[serde(default = "one")]
     pub every: u32,
+    /// Weight of the material term in the network players' value (as
+    /// `[selfplay] material_weight`); 0 plays the network's value alone.
+    #[serde(default)]
+    pub material_weight: f32,
 }
 
 fn one() -> u32 {
@@ -271,6 +275,18 @@ impl TrainConfig {
             // started here once, so a bad one fails before the run starts.
             jungle_engine::parse_player(a).map_err(|e| format!("[eval] anchors: {e}"))?;
         }
+        jungle_net::check_material_weight(self.eval.material_weight)
+            .map_err(|e| format!("[eval] key {e}"))?;
+        for (section, weight) in [
+            ("selfplay", self.selfplay.material_weight),
+            ("eval", self.eval.material_weight),
+        ] {
+            if weight != 0.0 && !self.net.survival_head {
+                return Err(format!(
+                    "[{section}] `material_weight` = {weight} needs the survival head: set `survival_head = true` in [net] (or the weight to 0)"
+                ));
+            }
+        }
         if self.eval.simulations == 0 || self.eval.every == 0 {
             return Err("[eval] `simulations` and `every` must be at least 1".into());
         }
@@ -292,6 +308,8 @@ mod tests {
         );
         let tiny = TrainConfig::from_toml(TINY_CONFIG, "tiny").unwrap();
         assert_eq!(tiny.run.generations, 2);
+        // The smoke run goes through the material term in both places.
+        assert!(tiny.selfplay.material_weight > 0.0 && tiny.eval.material_weight > 0.0);
     }
 
     #[test]
@@ -349,6 +367,47 @@ mod tests {
             e.contains("value_search_weight") && e.contains("0 to 1"),
             "{e}"
         );
+        // The material weight: in range, and only with the survival head.
+        let with = |selfplay: &str, eval: &str, head: bool| {
+            let text = TINY_CONFIG
+                .replace(
+                    "games_per_shard = 4\nmaterial_weight = 0.6",
+                    &format!("games_per_shard = 4\n{selfplay}"),
+                )
+                .replace(
+                    "opening_plies = 4\nmaterial_weight = 0.6",
+                    &format!("opening_plies = 4\n{eval}"),
+                )
+                .replace("survival_head = true", &format!("survival_head = {head}"));
+            TrainConfig::from_toml(&text, "x.toml")
+        };
+        let ok = with("material_weight = 0.5", "material_weight = 1", true).unwrap();
+        assert_eq!(
+            (ok.selfplay.material_weight, ok.eval.material_weight),
+            (0.5, 1.0)
+        );
+        for (selfplay, eval, section) in [
+            ("material_weight = 0.5", "", "[selfplay]"),
+            ("", "material_weight = 0.5", "[eval]"),
+        ] {
+            let e = with(selfplay, eval, false).unwrap_err();
+            assert!(
+                e.contains(section)
+                    && e.contains("material_weight")
+                    && e.contains("survival_head = true"),
+                "{e}"
+            );
+        }
+        for (selfplay, eval, section) in [
+            ("material_weight = -1", "", "[selfplay]"),
+            ("", "material_weight = 7", "[eval]"),
+        ] {
+            let e = with(selfplay, eval, true).unwrap_err();
+            assert!(
+                e.contains(section) && e.contains("material_weight") && e.contains("0 to 4"),
+                "{e}"
+            );
+        }
     }
 
     #[test]

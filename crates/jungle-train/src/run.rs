@@ -17,9 +17,7 @@ use crate::window::{window_size, ReplayWindow};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use jungle_mcts::arena::{derive_seed, run_match, ArenaConfig};
 use jungle_mcts::PlayerFactory;
-use jungle_net::{
-    cpu_device, load_checkpoint, save_checkpoint, CheckpointMeta, NetEvaluator, NetSpec,
-};
+use jungle_net::{cpu_device, load_checkpoint, save_checkpoint, CheckpointMeta, NetSpec};
 use jungle_rules::Rules;
 use jungle_selfplay::{run_selfplay, SelfPlayStats};
 use rand::SeedableRng;
@@ -329,10 +327,7 @@ impl Run {
 
         // Self-play with the current network.
         let net = self.trainer.inference_net();
-        let workers = cfg.selfplay.worker_count();
-        let evaluators: Vec<NetEvaluator> = (0..workers)
-            .map(|_| NetEvaluator::new(&net, self.rules.clone()))
-            .collect();
+        let evaluators = cfg.selfplay.evaluators(&net, &self.rules)?;
         let stats = SelfPlayStats::default();
         let sp_bar = bar(
             cfg.run.games_per_generation,
@@ -446,11 +441,14 @@ impl Run {
         let device = cpu_device();
         let current_step = self.state.step;
         let spec = |step: u64| -> Result<NetSpec, String> {
-            let text = format!(
+            let mut text = format!(
                 "net:{}:{}",
                 self.paths.checkpoint(step).display(),
                 cfg.simulations
             );
+            if cfg.material_weight != 0.0 {
+                text += &format!(":material={}", cfg.material_weight);
+            }
             NetSpec::parse(&text, &device).map_err(|e| e.to_string())
         };
         let current = spec(current_step)?;

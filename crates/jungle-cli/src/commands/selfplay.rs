@@ -5,7 +5,7 @@ use super::shared::load_rules;
 use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use jungle_net::{cpu_device, load_checkpoint, NetConfig, NetEvaluator};
+use jungle_net::{cpu_device, load_checkpoint, NetConfig};
 use jungle_selfplay::{run_selfplay, shard_stats, SelfPlayConfig, SelfPlayStats};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
@@ -99,10 +99,10 @@ pub fn run(args: &SelfPlayArgs) -> Result<()> {
         (None, Some(r)) => r,
         (None, None) => load_rules("standard")?,
     };
-    let workers = config.worker_count();
-    let evaluators: Vec<NetEvaluator> = (0..workers)
-        .map(|_| NetEvaluator::new(&net, rules.clone()))
-        .collect();
+    let evaluators = config
+        .evaluators(&net, &rules)
+        .map_err(anyhow::Error::msg)?;
+    let workers = evaluators.len();
 
     let bar = ProgressBar::new(args.games);
     bar.set_style(
