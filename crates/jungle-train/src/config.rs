@@ -371,7 +371,7 @@ mod tests {
         let with = |selfplay: &str, eval: &str, head: bool| {
             let text = TINY_CONFIG
                 .replace(
-                    "games_per_shard = 4\nmaterial_weight = 0.6",
+                    "games_per_shard = 4\nmaterial_weight = 0.6   # exercises the material term in self-play (the default keeps 0)",
                     &format!("games_per_shard = 4\n{selfplay}"),
                 )
                 .replace(
