@@ -151,6 +151,55 @@ fn the_engine_searches_with_a_network_once_one_is_set() {
 }
 
 #[test]
+fn the_engine_adds_the_material_term_only_with_a_survival_head() {
+    let dir = temp_dir("engine-material");
+    let (plain, _) = net_init(&dir, "plain", TINY_NET, &[]);
+    let (head, _) = net_init(
+        &dir,
+        "head",
+        &format!("{TINY_NET}survival_head = true\n"),
+        &[],
+    );
+    let mut e = Engine::start();
+    // Each answer to a setoption, read up to `readyok`.
+    let mut answer = |line: String| {
+        e.send(&line);
+        e.send("isready");
+        let out = e.until("readyok");
+        out[0].clone()
+    };
+    let network = |p: &std::path::Path| format!("setoption name Network value {}", p.display());
+    assert!(answer(network(&plain)).starts_with("info string network"));
+    let out = answer("setoption name Material value 0.6".into());
+    assert!(
+        out.starts_with("info string error") && out.contains("survival head"),
+        "{out}"
+    );
+    assert!(answer(network(&head)).starts_with("info string network"));
+    assert_eq!(
+        answer("setoption name Material value 0.6".into()),
+        "info string material 0.6"
+    );
+    for bad in ["9", "lots"] {
+        let out = answer(format!("setoption name Material value {bad}"));
+        assert!(out.starts_with("info string error: Material"), "{out}");
+    }
+    // With the weight set, a network without the head is refused.
+    let out = answer(network(&plain));
+    assert!(
+        out.starts_with("info string error") && out.contains("no survival head"),
+        "{out}"
+    );
+    e.send("position startpos");
+    e.send("go nodes 64");
+    let out = e.until("bestmove");
+    assert!(out.last().unwrap().starts_with("bestmove "), "{out:?}");
+    e.send("quit");
+    assert!(e.child.wait().unwrap().success());
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
 fn the_binary_as_an_external_engine_plays_a_match() {
     let engine = format!("jcei:{JUNGLE} engine:20");
     let v = json(&[

@@ -2,7 +2,9 @@
 //!
 //! Without a network it searches with alpha-beta (iterative deepening);
 //! `setoption name Network value CHECKPOINT` switches to the network's
-//! search (PUCT, run in chunks so `stop` and time limits are honoured).
+//! search (PUCT, run in chunks so `stop` and time limits are honoured);
+//! `setoption name Material value W` adds the survival head's material term
+//! to its value (`jungle_net::with_material`).
 //! Input is read on its own thread, so `stop` and `quit` reach a running
 //! search. A bad command gets an `info string error: ...` line and the
 //! engine goes on.
@@ -10,7 +12,9 @@
 use crate::protocol::{parse, Command, GoLimit, Start};
 use jungle_mcts::players::AlphaBeta;
 use jungle_mcts::{search, Player, Search, SearchConfig};
-use jungle_net::{cpu_device, load_checkpoint, NetEvaluator, PolicyValueNet};
+use jungle_net::{
+    check_material_weight, cpu_device, load_checkpoint, NetEvaluator, PolicyValueNet,
+};
 use jungle_rules::{perft, Game, Move, Rules};
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
@@ -34,6 +38,8 @@ pub struct Engine {
     rules: Rules,
     variant: String,
     network: Option<(PathBuf, PolicyValueNet)>,
+    /// Weight of the survival head's material term in the network's value.
+    material: f32,
     nodes: u64,
     depth: u32,
     game: Game,
@@ -54,6 +60,7 @@ impl Engine {
             rules: Rules::default(),
             variant: "standard".to_string(),
             network: None,
+            material: 0.0,
             nodes: DEFAULT_NODES,
             depth: DEFAULT_DEPTH,
             game: Game::new(Rules::default()),
@@ -69,6 +76,7 @@ impl Engine {
             "id author the jungle-zero developers".to_string(),
             "option name Variant type string default standard".to_string(),
             "option name Network type string default <empty>".to_string(),
+            "option name Material type string default 0".to_string(),
             format!("option name Nodes type spin default {DEFAULT_NODES} min 1 max 10000000"),
             format!("option name Depth type spin default {DEFAULT_DEPTH} min 1 max 30"),
             "jceiok".to_string(),
@@ -92,6 +100,12 @@ impl Engine {
                 }
                 let path = PathBuf::from(value);
                 let ck = load_checkpoint(&path, &cpu_device()).map_err(|e| e.to_string())?;
+                if self.material != 0.0 && !ck.net.has_survival_head() {
+                    return Err(format!(
+                        "network {value} has no survival head for Material {}; set Material to 0 first",
+                        self.material
+                    ));
+                }
                 let note = format!(
                     "network {} (step {}, {} blocks x {} filters)",
                     value, ck.meta.step, ck.meta.net.blocks, ck.meta.net.filters
@@ -99,6 +113,22 @@ impl Engine {
                 self.network = Some((path, ck.net));
                 self.search = None;
                 Ok(note)
+            }
+            "material" => {
+                let weight: f32 = value
+                    .parse()
+                    .map_err(|_| format!("Material `{value}` is not a number"))?;
+                check_material_weight(weight).map_err(|e| format!("Material: {e}"))?;
+                if let Some((path, net)) = &self.network {
+                    if weight != 0.0 && !net.has_survival_head() {
+                        return Err(format!(
+                            "Material needs a network with the survival head; {} has none",
+                            path.display()
+                        ));
+                    }
+                }
+                self.material = weight;
+                Ok(format!("material {weight}"))
             }
             "nodes" => {
                 self.nodes = value
@@ -117,7 +147,7 @@ impl Engine {
                 Ok(format!("depth {}", self.depth))
             }
             _ => Err(format!(
-                "unknown option `{name}`; expected Variant, Network, Nodes or Depth"
+                "unknown option `{name}`; expected Variant, Network, Material, Nodes or Depth"
             )),
         }
     }
@@ -170,7 +200,9 @@ impl Engine {
         let tree = self
             .search
             .get_or_insert_with(|| Search::new(rules.clone(), SearchConfig::default(), seed));
-        let mut evaluator = NetEvaluator::new(net, rules);
+        let mut evaluator = NetEvaluator::new(net, rules)
+            .with_material_weight(self.material)
+            .expect("Material and Network are checked together in set_option");
         let mut total: u64 = 0;
         loop {
             let chunk = match limit {
