@@ -54,6 +54,10 @@ def main():
         "wdl": np.array([c["wdl"] for c in cases], dtype=np.float32),
         "moves_left": np.array([[c["moves_left"]] for c in cases], dtype=np.float32),
     }
+    if "survival" in expected_outputs:
+        if not all("survival" in c for c in cases):
+            fail("model.json lists a `survival` output, testcases.json has no survival values")
+        expected["survival"] = np.array([c["survival"] for c in cases], dtype=np.float32)
 
     def compare(got, rows, label):
         worst = 0.0

@@ -29,6 +29,10 @@ fn export_tiny(dir: &std::path::Path) -> std::path::PathBuf {
         stdout.contains("model.onnx") && stdout.contains("testcases.json"),
         "{stdout}"
     );
+    assert!(
+        stdout.contains("[batch, 44, 9, 7]") && stdout.contains("`survival` [batch, 32]"),
+        "{stdout}"
+    );
     out
 }
 
@@ -76,6 +80,20 @@ fn the_export_is_self_describing_and_valid_against_the_schema() {
     assert_eq!(model["rules"]["elephant_captures_rat"], true);
     assert_eq!(model["input"]["name"], "planes");
     assert_eq!(model["outputs"][1]["name"], "wdl");
+    // The survival head is the fourth output, with the material term spelt out.
+    assert_eq!(model["outputs"][3]["name"], "survival");
+    assert_eq!(model["outputs"][3]["shape"][1], 32);
+    let meaning = model["outputs"][3]["meaning"].as_str().unwrap();
+    assert!(
+        meaning.contains("w = 0.6") && meaning.contains("/ 8"),
+        "{meaning}"
+    );
+    let mut bad = model.clone();
+    bad["outputs"][3]["name"] = "ownership".into();
+    assert!(
+        !validator.is_valid(&bad),
+        "a fourth output must be `survival`"
+    );
     assert_eq!(model["planes"][0]["name"], "our rat");
 
     // Test cases: planes of the right size, one-hot animal planes, outputs.
@@ -86,6 +104,7 @@ fn the_export_is_self_describing_and_valid_against_the_schema() {
         assert_eq!(c["planes"].as_array().unwrap().len(), 44 * 63);
         assert_eq!(c["policy"].as_array().unwrap().len(), 252);
         assert_eq!(c["wdl"].as_array().unwrap().len(), 3);
+        assert_eq!(c["survival"].as_array().unwrap().len(), 32);
         let slots: std::collections::HashSet<u64> = c["legal_moves"]
             .as_array()
             .unwrap()
@@ -111,8 +130,8 @@ fn the_export_is_self_describing_and_valid_against_the_schema() {
         .filter(|k| *k != "__metadata__")
         .collect();
     assert!(names.len() >= 10, "{names:?}");
-    // The training-only survival head is not exported.
-    assert!(names.iter().all(|n| !n.contains("survival")), "{names:?}");
+    // The survival head's weights are exported with it.
+    assert!(names.iter().any(|n| n.contains("survival")), "{names:?}");
     assert_eq!(header["__metadata__"]["format"], "jungle-zero-model");
     assert_eq!(header["__metadata__"]["encoding_version"], "3");
     let onnx = std::fs::read(out.join("model.onnx")).unwrap();
@@ -120,7 +139,7 @@ fn the_export_is_self_describing_and_valid_against_the_schema() {
     for name in &names {
         assert!(contains(name.as_bytes()), "{name} is not in model.onnx");
     }
-    for name in ["planes", "policy", "wdl", "moves_left"] {
+    for name in ["planes", "policy", "wdl", "moves_left", "survival"] {
         assert!(contains(name.as_bytes()), "{name}");
     }
     std::fs::remove_dir_all(dir).unwrap();

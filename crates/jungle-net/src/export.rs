@@ -8,7 +8,7 @@
 
 use crate::checkpoint::{Checkpoint, CheckpointMeta};
 use crate::encoding::{move_slot, BASE_PLANES, POLICY_SLOTS, SQUARES};
-use crate::model::{NetConfig, PolicyValueNet};
+use crate::model::{NetConfig, PolicyValueNet, SURVIVAL_NEAR_PLIES, SURVIVAL_OUTPUTS};
 use crate::onnx::onnx_bytes;
 use burn::module::Module;
 use burn::tensor::{Device, Tensor, TensorData};
@@ -23,6 +23,22 @@ pub const INPUT_NAME: &str = "planes";
 /// The names of the outputs, in order: policy logits `[batch, 252]`,
 /// win/draw/loss logits `[batch, 3]`, moves left `[batch, 1]`.
 pub const OUTPUT_NAMES: [&str; 3] = ["policy", "wdl", "moves_left"];
+/// The name of the fourth output of a network with the survival head:
+/// survival logits `[batch, 32]`.
+pub const SURVIVAL_OUTPUT_NAME: &str = "survival";
+/// The material weight `model.json` recommends for the survival output
+/// (measured: `docs/ablation-material.md`).
+pub const RECOMMENDED_MATERIAL_WEIGHT: f32 = 0.6;
+
+/// The output names of `net`'s model: [`OUTPUT_NAMES`], then
+/// [`SURVIVAL_OUTPUT_NAME`] if it has the survival head.
+pub fn output_names(has_survival_head: bool) -> Vec<&'static str> {
+    let mut names = OUTPUT_NAMES.to_vec();
+    if has_survival_head {
+        names.push(SURVIVAL_OUTPUT_NAME);
+    }
+    names
+}
 /// `format` of `model.json`.
 pub const MODEL_FORMAT: &str = "jungle-zero-model";
 /// `format_version` of `model.json`.
@@ -46,16 +62,18 @@ pub fn named_onnx(net: &PolicyValueNet, device: &Device) -> Result<ModelProto, S
     let bytes = onnx_bytes(net, device)?;
     let mut model = ModelProto::parse_from_bytes(&bytes).map_err(|e| e.to_string())?;
     let graph = model.graph.mut_or_insert_default();
-    if graph.input.len() != 1 || graph.output.len() != OUTPUT_NAMES.len() {
+    let names = output_names(net.has_survival_head());
+    if graph.input.len() != 1 || graph.output.len() != names.len() {
         return Err(format!(
-            "expected 1 input and 3 outputs, the exporter wrote {} and {}",
+            "expected 1 input and {} outputs, the exporter wrote {} and {}",
+            names.len(),
             graph.input.len(),
             graph.output.len()
         ));
     }
     let mut renames: HashMap<String, String> = HashMap::new();
     renames.insert(graph.input[0].name.clone(), INPUT_NAME.to_string());
-    for (out, name) in graph.output.iter().zip(OUTPUT_NAMES) {
+    for (out, name) in graph.output.iter().zip(names) {
         renames.insert(out.name.clone(), name.to_string());
     }
     let rename = |name: &mut String| {
@@ -73,8 +91,7 @@ pub fn named_onnx(net: &PolicyValueNet, device: &Device) -> Result<ModelProto, S
         node.input.iter_mut().for_each(&rename);
         node.output.iter_mut().for_each(&rename);
     }
-    // Training-only weights (the survival head) reach the file as
-    // initialisers that no node reads: drop them.
+    // Weights no node reads (none are expected) would only bloat the file.
     let used: std::collections::HashSet<&String> =
         graph.node.iter().flat_map(|n| n.input.iter()).collect();
     graph.initializer.retain(|init| used.contains(&init.name));
@@ -292,7 +309,21 @@ pub fn describe(meta: &CheckpointMeta) -> ModelDescription {
                 shape: shape(&[1]),
                 meaning: "predicted plies left in the game / 100".to_string(),
             },
-        ],
+        ]
+        .into_iter()
+        .chain(meta.net.has_survival_head().then(|| TensorInfo {
+            name: SURVIVAL_OUTPUT_NAME.to_string(),
+            shape: shape(&[SURVIVAL_OUTPUTS]),
+            meaning: format!(
+                "survival logits (sigmoid gives the probability): 0-7 'this animal of the side to \
+                 move is still on the board {SURVIVAL_NEAR_PLIES} plies on' for rat, cat, dog, \
+                 wolf, leopard, tiger, lion, elephant; 8-15 the same for the opponent's animals; \
+                 16-31 the same at the end of the game. The material term of the engine's search: \
+                 value += w * (sum of sigmoid(0-7) - sum of sigmoid(8-15)) / 8, clipped to [-1, 1], \
+                 with w = {RECOMMENDED_MATERIAL_WEIGHT} (0 plays the value alone)"
+            ),
+        }))
+        .collect(),
         rules: meta.rules.clone(),
         network: meta.net.clone(),
         step: meta.step,
@@ -327,6 +358,9 @@ pub struct TestCase {
     pub wdl: Vec<f32>,
     /// Moves left / 100.
     pub moves_left: f32,
+    /// Survival logits, for a network with the survival head.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub survival: Option<Vec<f32>>,
 }
 
 /// `testcases.json`.
@@ -376,9 +410,10 @@ pub fn test_cases(net: &PolicyValueNet, rules: &Rules, device: &Device) -> TestC
         ),
         device,
     );
-    let out = net.forward(x);
+    let (out, survival) = net.forward_with_survival(x);
     let floats = |t: Tensor<2>| t.into_data().try_to_vec::<f32>().expect("float32 outputs");
     let (policy, wdl, moves_left) = (floats(out.policy), floats(out.wdl), floats(out.moves_left));
+    let survival = survival.map(floats);
     let cases = positions
         .iter()
         .enumerate()
@@ -399,6 +434,9 @@ pub fn test_cases(net: &PolicyValueNet, rules: &Rules, device: &Device) -> TestC
                 policy: policy[i * POLICY_SLOTS..(i + 1) * POLICY_SLOTS].to_vec(),
                 wdl: wdl[i * 3..i * 3 + 3].to_vec(),
                 moves_left: moves_left[i],
+                survival: survival
+                    .as_ref()
+                    .map(|s| s[i * SURVIVAL_OUTPUTS..(i + 1) * SURVIVAL_OUTPUTS].to_vec()),
             }
         })
         .collect();

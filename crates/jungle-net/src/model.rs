@@ -1,9 +1,10 @@
 //! The residual policy-value network (AlphaZero shape, with KataGo's
 //! global-pooling bias as an option): a 3x3 stem, residual blocks, a policy
 //! head of 252 logits, a win/draw/loss value head and a moves-left head,
-//! and optionally a training-only piece-survival head (an auxiliary target
-//! in the spirit of KataGo's ownership head: which animals are still on the
-//! board a few plies later and at the game's end).
+//! and optionally a piece-survival head (an auxiliary target in the spirit
+//! of KataGo's ownership head: which animals are still on the board a few
+//! plies later and at the game's end; the search can read it as a material
+//! term, see [`crate::with_material`]).
 
 use crate::encoding::{Encoding, POLICY_SLOTS};
 use burn::config::Config;
@@ -38,7 +39,7 @@ pub struct NetConfig {
     pub value_hidden: usize,
     /// `Some(true)` adds the piece-survival head ([`SURVIVAL_OUTPUTS`]
     /// logits on the value head's hidden layer), trained as an auxiliary
-    /// target and not part of the exported model. An `Option` so that
+    /// target (exported as a fourth output). An `Option` so that
     /// checkpoints written before the head existed (no such key) still load
     /// as `None`, meaning no head.
     #[config(default = "None")]

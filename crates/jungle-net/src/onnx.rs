@@ -34,8 +34,21 @@ pub fn onnx_bytes(net: &PolicyValueNet, device: &Device) -> Result<Vec<u8>, Stri
         AxisSpec::Static,
         AxisSpec::Static,
     ]);
-    let model = OnnxExporter::new()
-        .export_dynamic(
+    let exporter = OnnxExporter::new();
+    let model = if net.has_survival_head() {
+        exporter.export_dynamic(
+            &net,
+            sample(2),
+            sample(3),
+            &[spec],
+            |m: &PolicyValueNet, x| {
+                let (out, survival) = m.forward_with_survival(x);
+                let survival = survival.expect("the network has the survival head");
+                (out.policy, out.wdl, out.moves_left, survival)
+            },
+        )
+    } else {
+        exporter.export_dynamic(
             &net,
             sample(2),
             sample(3),
@@ -45,7 +58,8 @@ pub fn onnx_bytes(net: &PolicyValueNet, device: &Device) -> Result<Vec<u8>, Stri
                 (out.policy, out.wdl, out.moves_left)
             },
         )
-        .map_err(|e| e.to_string())?;
+    }
+    .map_err(|e| e.to_string())?;
     Ok(model.into_bytes())
 }
 

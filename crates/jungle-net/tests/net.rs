@@ -617,6 +617,30 @@ fn fast_path_matches_burn_within_1e4() {
 }
 
 #[test]
+fn the_onnx_outputs_add_survival_only_with_the_head() {
+    let device = cpu_device();
+    for (config, expected) in [
+        (tiny(), vec!["policy", "wdl", "moves_left"]),
+        (
+            tiny().with_survival_head(Some(true)),
+            vec!["policy", "wdl", "moves_left", "survival"],
+        ),
+    ] {
+        let model = jungle_net::export::named_onnx(&config.init(&device), &device).unwrap();
+        let graph = model.graph.as_ref().unwrap();
+        let names: Vec<&str> = graph.output.iter().map(|o| o.name.as_str()).collect();
+        assert_eq!(names, expected);
+        let meta = CheckpointMeta::new(config, Rules::default(), 0, 0);
+        let described: Vec<String> = jungle_net::export::describe(&meta)
+            .outputs
+            .into_iter()
+            .map(|o| o.name)
+            .collect();
+        assert_eq!(described, expected);
+    }
+}
+
+#[test]
 fn onnx_export_has_a_dynamic_batch_and_the_network_ops() {
     let device = cpu_device();
     let bytes = jungle_net::onnx::onnx_bytes(&tiny().init(&device), &device).unwrap();

@@ -46,7 +46,7 @@ pub struct NetSection {
     pub value_filters: usize,
     /// Value head hidden width.
     pub value_hidden: usize,
-    /// Train an auxiliary piece-survival head (not exported).
+    /// Train an auxiliary piece-survival head.
     #[serde(default)]
     pub survival_head: bool,
     /// Read the tactical input planes (encoding version 2).

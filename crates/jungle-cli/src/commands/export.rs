@@ -3,7 +3,7 @@
 
 use anyhow::Result;
 use clap::Args;
-use jungle_net::export::{export_model, INPUT_NAME, OUTPUT_NAMES};
+use jungle_net::export::{describe, export_model, INPUT_NAME};
 use jungle_net::{cpu_device, load_checkpoint};
 use std::path::PathBuf;
 
@@ -32,12 +32,16 @@ pub fn run(args: &ExportArgs) -> Result<()> {
         m.net.filters,
         args.out.display()
     );
+    let outputs: Vec<String> = describe(m)
+        .outputs
+        .iter()
+        .map(|o| format!("`{}` [batch, {}]", o.name, o.shape[1]))
+        .collect();
     println!(
-        "  {}  ONNX opset 18, input `{INPUT_NAME}` [batch, 38, 9, 7], outputs `{}` [batch, 252], `{}` [batch, 3], `{}` [batch, 1]",
+        "  {}  ONNX opset 18, input `{INPUT_NAME}` [batch, {}, 9, 7], outputs {}",
         files.onnx.display(),
-        OUTPUT_NAMES[0],
-        OUTPUT_NAMES[1],
-        OUTPUT_NAMES[2]
+        m.net.encoding().planes(),
+        outputs.join(", ")
     );
     println!(
         "  {}  planes, point of view, move slots, outputs, rule set, step",
