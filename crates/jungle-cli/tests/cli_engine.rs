@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{json, net_init, temp_dir, TINY_NET};
+use common::{json, net_init, plain_and_survival_nets, temp_dir, TINY_NET};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 
@@ -153,13 +153,7 @@ fn the_engine_searches_with_a_network_once_one_is_set() {
 #[test]
 fn the_engine_adds_the_material_term_only_with_a_survival_head() {
     let dir = temp_dir("engine-material");
-    let (plain, _) = net_init(&dir, "plain", TINY_NET, &[]);
-    let (head, _) = net_init(
-        &dir,
-        "head",
-        &format!("{TINY_NET}survival_head = true\n"),
-        &[],
-    );
+    let (plain, head) = plain_and_survival_nets(&dir);
     let mut e = Engine::start();
     // Each answer to a setoption, read up to `readyok`.
     let mut answer = |line: String| {

@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{json, jungle, net_init, temp_dir, TINY_NET};
+use common::{json, jungle, net_init, plain_and_survival_nets, temp_dir, TINY_NET};
 
 #[test]
 fn init_writes_a_checkpoint_that_net_players_load() {
@@ -93,13 +93,7 @@ fn bad_network_configs_and_specs_are_clear_errors() {
 #[test]
 fn net_players_take_a_material_weight_only_with_the_survival_head() {
     let dir = temp_dir("net-material");
-    let (plain, _) = net_init(&dir, "plain", TINY_NET, &[]);
-    let (head, _) = net_init(
-        &dir,
-        "head",
-        &format!("{TINY_NET}survival_head = true\n"),
-        &[],
-    );
+    let (plain, head) = plain_and_survival_nets(&dir);
     let spec = |prefix: &std::path::Path, tail: &str| format!("net:{}:4{tail}", prefix.display());
     let arena = |a: &str| {
         jungle(&[

@@ -8,7 +8,7 @@
 use crate::model::PolicyValueNet;
 use burn::module::Module;
 use burn::tensor::{Device, Tensor};
-use burn_onnx::export::{AxisSpec, InputSpec, OnnxExporter};
+use burn_onnx::export::{AxisSpec, ExportError, ExportOutput, InputSpec, OnnxExporter, OnnxModel};
 use jungle_rules::{FILES, RANKS};
 use std::path::Path;
 
@@ -34,33 +34,37 @@ pub fn onnx_bytes(net: &PolicyValueNet, device: &Device) -> Result<Vec<u8>, Stri
         AxisSpec::Static,
         AxisSpec::Static,
     ]);
-    let exporter = OnnxExporter::new();
     let model = if net.has_survival_head() {
-        exporter.export_dynamic(
-            &net,
-            sample(2),
-            sample(3),
-            &[spec],
-            |m: &PolicyValueNet, x| {
-                let (out, survival) = m.forward_with_survival(x);
-                let survival = survival.expect("the network has the survival head");
-                (out.policy, out.wdl, out.moves_left, survival)
-            },
-        )
+        export_outputs(&net, sample, &spec, |m: &PolicyValueNet, x| {
+            let (out, survival) = m.forward_with_survival(x);
+            let survival = survival.expect("the network has the survival head");
+            (out.policy, out.wdl, out.moves_left, survival)
+        })
     } else {
-        exporter.export_dynamic(
-            &net,
-            sample(2),
-            sample(3),
-            &[spec],
-            |m: &PolicyValueNet, x| {
-                let out = m.forward(x);
-                (out.policy, out.wdl, out.moves_left)
-            },
-        )
+        export_outputs(&net, sample, &spec, |m: &PolicyValueNet, x| {
+            let out = m.forward(x);
+            (out.policy, out.wdl, out.moves_left)
+        })
     }
     .map_err(|e| e.to_string())?;
     Ok(model.into_bytes())
+}
+
+/// Traces `forward` on `net` into an ONNX model, the batch axis dynamic
+/// (sample batches of 2 and 3 positions from `sample`).
+fn export_outputs<O: ExportOutput>(
+    net: &PolicyValueNet,
+    sample: impl Fn(usize) -> Tensor<4>,
+    spec: &InputSpec,
+    forward: impl Fn(&PolicyValueNet, Tensor<4>) -> O,
+) -> Result<OnnxModel, ExportError> {
+    OnnxExporter::new().export_dynamic(
+        net,
+        sample(2),
+        sample(3),
+        std::slice::from_ref(spec),
+        forward,
+    )
 }
 
 /// Writes `net` as an ONNX file (temp file + rename).

@@ -60,3 +60,12 @@ pub fn net_init(
     assert!(ok, "{stderr}");
     (prefix, stdout)
 }
+
+/// Two tiny networks in `dir`, `plain` and `head` (the same with the
+/// survival head); their checkpoint prefixes.
+pub fn plain_and_survival_nets(dir: &std::path::Path) -> (std::path::PathBuf, std::path::PathBuf) {
+    let (plain, _) = net_init(dir, "plain", TINY_NET, &[]);
+    let with_head = format!("{TINY_NET}survival_head = true\n");
+    let (head, _) = net_init(dir, "head", &with_head, &[]);
+    (plain, head)
+}
