@@ -13,7 +13,8 @@ use crate::protocol::{parse, Command, GoLimit, Start};
 use jungle_mcts::players::AlphaBeta;
 use jungle_mcts::{search, Player, Search, SearchConfig};
 use jungle_net::{
-    check_material_weight, cpu_device, load_checkpoint, NetEvaluator, PolicyValueNet,
+    check_material_weight, cpu_device, load_checkpoint, NetEvaluator, NoSurvivalHead,
+    PolicyValueNet,
 };
 use jungle_rules::{perft, Game, Move, Rules};
 use std::io::{BufRead, Write};
@@ -100,12 +101,8 @@ impl Engine {
                 }
                 let path = PathBuf::from(value);
                 let ck = load_checkpoint(&path, &cpu_device()).map_err(|e| e.to_string())?;
-                if self.material != 0.0 && !ck.net.has_survival_head() {
-                    return Err(format!(
-                        "network {value} has no survival head for Material {}; set Material to 0 first",
-                        self.material
-                    ));
-                }
+                NoSurvivalHead::check(self.material, ck.net.has_survival_head())
+                    .map_err(|e| format!("network {value} has no survival head: {e}"))?;
                 let note = format!(
                     "network {} (step {}, {} blocks x {} filters)",
                     value, ck.meta.step, ck.meta.net.blocks, ck.meta.net.filters
@@ -120,12 +117,8 @@ impl Engine {
                     .map_err(|_| format!("Material `{value}` is not a number"))?;
                 check_material_weight(weight).map_err(|e| format!("Material: {e}"))?;
                 if let Some((path, net)) = &self.network {
-                    if weight != 0.0 && !net.has_survival_head() {
-                        return Err(format!(
-                            "Material needs a network with the survival head; {} has none",
-                            path.display()
-                        ));
-                    }
+                    NoSurvivalHead::check(weight, net.has_survival_head())
+                        .map_err(|e| format!("Material for {}: {e}", path.display()))?;
                 }
                 self.material = weight;
                 Ok(format!("material {weight}"))

@@ -105,6 +105,17 @@ pub struct NetEvaluator {
 )]
 pub struct NoSurvivalHead(pub f32);
 
+impl NoSurvivalHead {
+    /// `Ok` unless `weight` is not 0 and the network has no survival head.
+    pub fn check(weight: f32, has_survival_head: bool) -> Result<(), NoSurvivalHead> {
+        if weight != 0.0 && !has_survival_head {
+            Err(NoSurvivalHead(weight))
+        } else {
+            Ok(())
+        }
+    }
+}
+
 impl NetEvaluator {
     /// An evaluator for games under `rules` (batch norm uses the network's
     /// running statistics).
@@ -122,9 +133,7 @@ impl NetEvaluator {
     /// value (0, the default, leaves the network's value as it is). Needs a
     /// network with the survival head unless `weight` is 0.
     pub fn with_material_weight(mut self, weight: f32) -> Result<NetEvaluator, NoSurvivalHead> {
-        if weight != 0.0 && !self.net.has_survival_head() {
-            return Err(NoSurvivalHead(weight));
-        }
+        NoSurvivalHead::check(weight, self.net.has_survival_head())?;
         self.material_weight = weight;
         Ok(self)
     }

@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-/// The name of the input tensor `[batch, 38, 9, 7]`.
+/// The name of the input tensor `[batch, planes, 9, 7]` (38, 42 or 44 planes).
 pub const INPUT_NAME: &str = "planes";
 /// The names of the outputs, in order: policy logits `[batch, 252]`,
 /// win/draw/loss logits `[batch, 3]`, moves left `[batch, 1]`.
@@ -29,9 +29,15 @@ pub const SURVIVAL_OUTPUT_NAME: &str = "survival";
 /// The material weight `model.json` recommends for the survival output
 /// (measured: `docs/ablation-material.md`).
 pub const RECOMMENDED_MATERIAL_WEIGHT: f32 = 0.6;
+/// `format` of `model.json`.
+pub const MODEL_FORMAT: &str = "jungle-zero-model";
+/// `format_version` of `model.json`.
+pub const MODEL_FORMAT_VERSION: u32 = 1;
+/// The ONNX opset the exporter writes.
+pub const OPSET: i64 = 18;
 
-/// The output names of `net`'s model: [`OUTPUT_NAMES`], then
-/// [`SURVIVAL_OUTPUT_NAME`] if it has the survival head.
+/// The output names of a model: [`OUTPUT_NAMES`], then
+/// [`SURVIVAL_OUTPUT_NAME`] for a network with the survival head.
 pub fn output_names(has_survival_head: bool) -> Vec<&'static str> {
     let mut names = OUTPUT_NAMES.to_vec();
     if has_survival_head {
@@ -39,12 +45,6 @@ pub fn output_names(has_survival_head: bool) -> Vec<&'static str> {
     }
     names
 }
-/// `format` of `model.json`.
-pub const MODEL_FORMAT: &str = "jungle-zero-model";
-/// `format_version` of `model.json`.
-pub const MODEL_FORMAT_VERSION: u32 = 1;
-/// The ONNX opset the exporter writes.
-pub const OPSET: i64 = 18;
 
 /// Why an export failed.
 #[derive(Debug, thiserror::Error)]

@@ -3,7 +3,7 @@
 //! material term of [`crate::with_material`].
 
 use crate::checkpoint::{load_checkpoint, CheckpointError};
-use crate::evaluator::{check_material_weight, NetEvaluator, MAX_MATERIAL_WEIGHT};
+use crate::evaluator::{check_material_weight, NetEvaluator, NoSurvivalHead, MAX_MATERIAL_WEIGHT};
 use crate::model::PolicyValueNet;
 use burn::tensor::Device;
 use jungle_mcts::players::MctsPlayer;
@@ -90,11 +90,8 @@ impl NetSpec {
                 spec: spec.to_string(),
                 error,
             })?;
-        if material_weight != 0.0 && !loaded.net.has_survival_head() {
-            return Err(syntax(
-                "`material=` needs a network with the survival head (`survival_head = true`)",
-            ));
-        }
+        NoSurvivalHead::check(material_weight, loaded.net.has_survival_head())
+            .map_err(|e| syntax(&e.to_string()))?;
         Ok(NetSpec {
             spec: spec.to_string(),
             checkpoint,

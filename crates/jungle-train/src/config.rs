@@ -281,11 +281,8 @@ impl TrainConfig {
             ("selfplay", self.selfplay.material_weight),
             ("eval", self.eval.material_weight),
         ] {
-            if weight != 0.0 && !self.net.survival_head {
-                return Err(format!(
-                    "[{section}] `material_weight` = {weight} needs the survival head: set `survival_head = true` in [net] (or the weight to 0)"
-                ));
-            }
+            jungle_net::NoSurvivalHead::check(weight, self.net.survival_head)
+                .map_err(|e| format!("[{section}] {e}"))?;
         }
         if self.eval.simulations == 0 || self.eval.every == 0 {
             return Err("[eval] `simulations` and `every` must be at least 1".into());
