@@ -68,6 +68,13 @@ pub struct SearchConfig {
     /// (against `alphabeta:4`, nor in a one-hour run) for 18% fewer
     /// evaluations per second in self-play.
     pub win_in_two_check: bool,
+    /// MCTS-solver (Winands et al., 2008; lc0's certainty propagation):
+    /// a node with a child proven won for its side to move, or whose
+    /// children are all proven, is itself proven and is scored exactly
+    /// from then on; the search never picks a proven-lost move over one
+    /// that is not, and plays a proven win at once. Proofs come from the
+    /// game's end and the exact leaf checks above, so they are exact.
+    pub solver: bool,
     /// Value of a drawn end (repetition, quiet-move limit) met in the tree,
     /// for the side whose move made it, in [-1, 1]; 0 is the game's own
     /// value. A small negative value (self-play) makes a side that stands
@@ -97,6 +104,7 @@ impl Default for SearchConfig {
             win_check: true,
             loss_check: true,
             win_in_two_check: false,
+            solver: true,
             draw_value: 0.0,
         }
     }

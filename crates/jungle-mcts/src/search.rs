@@ -7,7 +7,7 @@ use crate::config::{RootSelection, SearchConfig};
 use crate::evaluator::{EvalInput, Evaluation, Evaluator};
 use crate::gumbel::{considered_visit_sequence, softmax, transformed_completed_q, RootEdge};
 use crate::tactics::{forced_loss, winning_move, wins_in_two};
-use crate::tree::{NodeState, Tree};
+use crate::tree::{Node, NodeState, Tree};
 use jungle_rules::{
     end_of_game, legal_moves_in_history, repetitions, Game, Move, MoveList, Position, Rules,
 };
@@ -93,7 +93,8 @@ pub struct Search {
     paths: Vec<u32>,
     /// Whether the configured root noise (Dirichlet or Gumbel) is applied.
     root_noise: bool,
-    /// Index of a root move that wins at once (with `win_check`).
+    /// Index of a root move that wins at once (with `win_check`) or is
+    /// proven to win (with `solver`).
     root_win: Option<usize>,
 }
 
@@ -164,12 +165,17 @@ impl Search {
     pub fn begin(&mut self, game: &Game) {
         assert!(!game.is_over(), "no search in a finished game");
         self.restore_clean_priors();
-        // A kept node scored without the evaluator (a win found by
-        // `win_check`) has no children: start afresh there.
-        if !(self.config.reuse_tree && self.follow(game))
-            || self.tree.nodes[0].state == NodeState::Terminal
-        {
+        if !(self.config.reuse_tree && self.follow(game)) {
             self.tree = Tree::new();
+        } else if self.tree.nodes[0].state == NodeState::Terminal {
+            // A kept node scored without the evaluator (a win found by
+            // `win_check`) has no children: start afresh there. One the
+            // solver proved keeps its children, and with them the proof.
+            if self.tree.nodes[0].num_children == 0 {
+                self.tree = Tree::new();
+            } else {
+                self.tree.nodes[0].state = NodeState::Expanded;
+            }
         }
         self.root_pos = *game.position();
         self.history.clear();
@@ -220,6 +226,10 @@ impl Search {
         if self.config.win_check {
             let moves: Vec<Move> = children.clone().map(|c| self.tree.nodes[c].mv).collect();
             self.root_win = winning_move(&self.root_pos, &moves);
+        }
+        if self.config.solver {
+            // A proof kept from the previous move's tree.
+            self.note_root_win();
         }
         self.base_visits = children
             .clone()
@@ -352,6 +362,58 @@ impl Search {
             n.value_sum += v;
             v = -v;
         }
+        if self.config.solver {
+            self.propagate_proof(path_start, path_len);
+        }
+    }
+
+    /// MCTS-solver: walking up from the end of a path while the node below
+    /// is proven, proves its parent when the parent's side to move has a
+    /// proven win, or when every move there is proven (the parent is then
+    /// worth the best of them). At the root, a proven win is played at once.
+    fn propagate_proof(&mut self, path_start: usize, path_len: usize) {
+        for i in (path_start + 1..path_start + path_len).rev() {
+            let child = self.paths[i] as usize;
+            if self.tree.nodes[child].state != NodeState::Terminal {
+                return;
+            }
+            let parent = self.paths[i - 1] as usize;
+            if parent == 0 {
+                self.note_root_win();
+                return;
+            }
+            let Some(best) = self.proven_best(parent) else {
+                return;
+            };
+            let n = &mut self.tree.nodes[parent];
+            n.state = NodeState::Terminal;
+            // From the point of view of the side that moved into `parent`.
+            n.value = -best;
+        }
+    }
+
+    /// The value of `node` for its side to move if its children prove it:
+    /// a win when one child is a proven win, the best child when all are
+    /// proven; `None` otherwise.
+    fn proven_best(&self, node: usize) -> Option<f32> {
+        let kids = &self.tree.nodes[self.tree.nodes[node].children()];
+        if kids.iter().any(|c| c.proven().is_some_and(|v| v >= 1.0)) {
+            return Some(1.0);
+        }
+        let best = kids
+            .iter()
+            .map(|c| c.proven())
+            .try_fold(f32::NEG_INFINITY, |best, v| v.map(|v| best.max(v)))?;
+        best.is_finite().then_some(best)
+    }
+
+    /// Sets `root_win` to a root move proven to win, if there is one.
+    fn note_root_win(&mut self) {
+        if self.root_win.is_none() {
+            self.root_win = self.tree.nodes[0]
+                .children()
+                .position(|c| self.tree.nodes[c].proven().is_some_and(|v| v >= 1.0));
+        }
     }
 
     /// One descent from the root.
@@ -445,7 +507,9 @@ impl Search {
         Walk::Scored
     }
 
-    /// PUCT with first-play urgency and virtual loss.
+    /// PUCT with first-play urgency and virtual loss; with the solver, a
+    /// proven node counts at its exact value and a proven-lost move is
+    /// never chosen.
     fn puct_child(&self, node: usize) -> usize {
         let nodes = &self.tree.nodes;
         let parent = &nodes[node];
@@ -465,8 +529,15 @@ impl Search {
         let mut best_score = f32::NEG_INFINITY;
         for c in children {
             let child = &nodes[c];
+            if self.config.solver && child.proven_loss() {
+                // Never worth a visit; if every move is lost, the first stays.
+                continue;
+            }
             let n = child.visits + child.in_flight;
-            let q = child.q_with_virtual_loss(vl).unwrap_or(fpu);
+            let q = self
+                .exact(child)
+                .or_else(|| child.q_with_virtual_loss(vl))
+                .unwrap_or(fpu);
             let score = q + cpuct * child.prior * sqrt_n / (1.0 + n as f32);
             if score > best_score {
                 best_score = score;
@@ -474,6 +545,11 @@ impl Search {
             }
         }
         best
+    }
+
+    /// With the solver, a proven node's exact value stands in for its mean.
+    fn exact(&self, node: &Node) -> Option<f32> {
+        self.config.solver.then(|| node.proven()).flatten()
     }
 
     /// The root child the sequential-halving schedule asks for next.
@@ -518,7 +594,7 @@ impl Search {
                 RootEdge {
                     prior: prior_of(i, c),
                     visits: n.visits,
-                    q: n.q().unwrap_or(0.0),
+                    q: self.exact(n).or(n.q()).unwrap_or(0.0),
                 }
             })
             .collect();
@@ -572,6 +648,7 @@ impl Search {
             }
             (None, None) => (self.pick_by_visits(&visits), visit_policy.clone()),
         };
+        let best_index = self.avoid_proven_loss(best_index, &visits);
         let (pv, value) = match self.root_win {
             Some(win) => (vec![moves[win]], 1.0),
             None => (self.principal_variation(), root.q().map_or(0.0, |q| -q)),
@@ -587,6 +664,26 @@ impl Search {
             prior,
             simulations: self.done,
         }
+    }
+
+    /// With the solver, a pick proven to lose gives way to the most visited
+    /// move that is not (ties to the higher prior), if there is one.
+    fn avoid_proven_loss(&self, pick: usize, visits: &[u32]) -> usize {
+        let first = self.tree.nodes[0].first_child as usize;
+        let lost = |i: usize| self.tree.nodes[first + i].proven_loss();
+        if !self.config.solver || !lost(pick) {
+            return pick;
+        }
+        (0..visits.len())
+            .filter(|&i| !lost(i))
+            .max_by(|&a, &b| {
+                visits[a].cmp(&visits[b]).then(
+                    self.tree.nodes[first + a]
+                        .prior
+                        .total_cmp(&self.tree.nodes[first + b].prior),
+                )
+            })
+            .unwrap_or(pick)
     }
 
     fn pick_by_visits(&mut self, visits: &[u32]) -> usize {

@@ -66,6 +66,19 @@ impl Node {
     pub fn q(&self) -> Option<f32> {
         (self.visits > 0).then(|| self.value_sum / self.visits as f32)
     }
+
+    /// The exact value of a node whose result is known (the game is over
+    /// there, or the solver proved it); `None` otherwise.
+    #[inline]
+    pub fn proven(&self) -> Option<f32> {
+        (self.state == NodeState::Terminal).then_some(self.value)
+    }
+
+    /// Whether the side that played `mv` loses for certain.
+    #[inline]
+    pub fn proven_loss(&self) -> bool {
+        self.proven().is_some_and(|v| v <= -1.0)
+    }
 }
 
 /// The arena; node 0 is the root.

@@ -7,14 +7,16 @@ use jungle_mcts::{
 };
 use jungle_rules::{Game, Rules};
 
-/// The plain search: without the exact win and loss checks at leaves, so
-/// that the tests below see what the tree search itself finds.
+/// The plain search: without the exact win and loss checks at leaves nor
+/// the solver, so that the tests below see what the tree search itself
+/// finds.
 fn config(simulations: u32) -> SearchConfig {
     SearchConfig {
         simulations,
         win_check: false,
         loss_check: false,
         win_in_two_check: false,
+        solver: false,
         ..SearchConfig::default()
     }
 }
@@ -197,6 +199,102 @@ fn win_in_two_check_keeps_won_in_two_leaves_from_the_evaluator() {
     assert!(off.won_in_two > 0, "of {}", off.seen);
     let on = seen(true);
     assert_eq!(on.won_in_two, 0, "of {}", on.seen);
+}
+
+/// South's rat on d6 wins in three moves (d7, d8, then the den d9);
+/// North's tiger on a1 is too far away to matter.
+const RAT_WINS_IN_THREE: &str = "7/7/7/3R3/7/7/7/7/t6 w 10";
+
+/// The exact leaf checks on, win in two off: proofs deeper than the
+/// checks come from the solver alone.
+fn solver_config(solver: bool, simulations: u32) -> SearchConfig {
+    SearchConfig {
+        win_check: true,
+        loss_check: true,
+        win_in_two_check: false,
+        solver,
+        ..config(simulations)
+    }
+}
+
+#[test]
+fn the_solver_proves_a_win_in_three_and_stops_searching() {
+    let game = Game::from_fen(Rules::default(), RAT_WINS_IN_THREE).unwrap();
+    let mut tree = Search::new(Rules::default(), solver_config(true, 2000), 3);
+    let result = search(&mut tree, &game, &mut UniformEvaluator);
+    assert_eq!(result.best.to_string(), "d6d7");
+    assert_eq!(result.value, 1.0, "a proven win");
+    assert!(result.simulations < 2000, "{}", result.simulations);
+    let i = result.moves.iter().position(|&m| m == result.best).unwrap();
+    assert_eq!(result.improved_policy[i], 1.0);
+
+    // Without the solver the same search spends its budget and only
+    // approaches the win.
+    let mut plain = Search::new(Rules::default(), solver_config(false, 2000), 3);
+    let result = search(&mut plain, &game, &mut UniformEvaluator);
+    assert_eq!(result.simulations, 2000);
+    assert!(result.value < 1.0, "{}", result.value);
+}
+
+#[test]
+fn a_proof_survives_in_the_reused_tree() {
+    let mut game = Game::from_fen(Rules::default(), RAT_WINS_IN_THREE).unwrap();
+    let mut tree = Search::new(Rules::default(), solver_config(true, 2000), 3);
+    let first = search(&mut tree, &game, &mut UniformEvaluator);
+    game.play(first.best).unwrap();
+    game.play("a1a2".parse().unwrap()).unwrap();
+    let mut counting = Counting::default();
+    let second = search(&mut tree, &game, &mut counting);
+    assert_eq!(second.best.to_string(), "d7d8");
+    assert_eq!(second.value, 1.0);
+    assert_eq!(second.simulations, 0, "the kept proof decides at once");
+    assert!(counting.batches.is_empty(), "{:?}", counting.batches);
+}
+
+/// Uniform, except that a lion move gets nearly all the prior.
+struct LionFirst;
+
+impl Evaluator for LionFirst {
+    fn evaluate(&mut self, batch: &[EvalInput<'_>]) -> Vec<Evaluation> {
+        let mut evals = UniformEvaluator.evaluate(batch);
+        for (input, eval) in batch.iter().zip(&mut evals) {
+            let lion = |i: usize| input.legal_moves[i].from().to_string() == "g1";
+            if let Some(k) = (0..input.legal_moves.len()).find(|&i| lion(i)) {
+                eval.policy.iter_mut().for_each(|p| *p = 0.001);
+                eval.policy[k] = 1.0;
+                let sum: f32 = eval.policy.iter().sum();
+                eval.policy.iter_mut().for_each(|p| *p /= sum);
+            }
+        }
+        evals
+    }
+}
+
+#[test]
+fn the_solver_never_revisits_a_proven_lost_move() {
+    // North's cat on c1 threatens South's den; only the dog's capture
+    // b1c1 stops it, but the prior points at the lion on g1.
+    let fen = "6e/7/w6/7/7/7/7/7/1Dc3L w";
+    let run = |solver: bool| {
+        let cfg = SearchConfig {
+            loss_check: false,
+            ..solver_config(solver, 60)
+        };
+        let game = Game::from_fen(Rules::default(), fen).unwrap();
+        let mut tree = Search::new(Rules::default(), cfg, 4);
+        search(&mut tree, &game, &mut LionFirst)
+    };
+    let with = run(true);
+    assert_eq!(with.best.to_string(), "b1c1");
+    let lion = with
+        .moves
+        .iter()
+        .position(|m| m.from().to_string() == "g1")
+        .unwrap();
+    assert_eq!(with.visits[lion], 1, "{:?}", with.visits);
+    // Without it the prior keeps drawing visits to the lost move.
+    let without = run(false);
+    assert!(without.visits[lion] > 10, "{:?}", without.visits);
 }
 
 /// Counts calls and batch sizes.
