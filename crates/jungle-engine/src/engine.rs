@@ -192,7 +192,7 @@ impl Engine {
         let seed = self.seed;
         let tree = self
             .search
-            .get_or_insert_with(|| Search::new(rules.clone(), SearchConfig::default(), seed));
+            .get_or_insert_with(|| Search::new(rules.clone(), SearchConfig::for_play(CHUNK), seed));
         let mut evaluator = NetEvaluator::new(net, rules)
             .with_material_weight(self.material)
             .expect("Material and Network are checked together in set_option");

@@ -119,11 +119,11 @@ impl PlayerFactory for NetSpec {
     }
 
     fn build(&self, rules: &Rules, seed: u64) -> Box<dyn Player> {
-        let config = SearchConfig {
-            simulations: self.simulations,
-            ..SearchConfig::default()
-        };
-        let search = Search::new(rules.clone(), config, seed);
+        let search = Search::new(
+            rules.clone(),
+            SearchConfig::for_play(self.simulations),
+            seed,
+        );
         let evaluator = NetEvaluator::new(&self.net, rules.clone())
             .with_material_weight(self.material_weight)
             .expect("checked in NetSpec::parse");

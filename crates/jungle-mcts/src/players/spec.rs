@@ -112,11 +112,7 @@ impl PlayerFactory for BaselineSpec {
             BaselineSpec::Greedy => Box::new(Greedy::new(seed)),
             BaselineSpec::AlphaBeta(depth) => Box::new(AlphaBeta::new(depth, rules.clone(), seed)),
             BaselineSpec::Mcts(simulations) => {
-                let config = SearchConfig {
-                    simulations,
-                    ..SearchConfig::default()
-                };
-                let search = Search::new(rules.clone(), config, seed);
+                let search = Search::new(rules.clone(), SearchConfig::for_play(simulations), seed);
                 Box::new(MctsPlayer::new(
                     self.to_string(),
                     search,
