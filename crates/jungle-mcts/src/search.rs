@@ -165,17 +165,15 @@ impl Search {
     pub fn begin(&mut self, game: &Game) {
         assert!(!game.is_over(), "no search in a finished game");
         self.restore_clean_priors();
-        if !(self.config.reuse_tree && self.follow(game)) {
+        // A kept node scored without the evaluator (a win found by
+        // `win_check`) has no children: start afresh there. One the solver
+        // proved keeps its children, and with them the proof.
+        let kept = self.config.reuse_tree && self.follow(game);
+        let root = &mut self.tree.nodes[0];
+        if !kept || (root.state == NodeState::Terminal && root.num_children == 0) {
             self.tree = Tree::new();
-        } else if self.tree.nodes[0].state == NodeState::Terminal {
-            // A kept node scored without the evaluator (a win found by
-            // `win_check`) has no children: start afresh there. One the
-            // solver proved keeps its children, and with them the proof.
-            if self.tree.nodes[0].num_children == 0 {
-                self.tree = Tree::new();
-            } else {
-                self.tree.nodes[0].state = NodeState::Expanded;
-            }
+        } else if root.state == NodeState::Terminal {
+            root.state = NodeState::Expanded;
         }
         self.root_pos = *game.position();
         self.history.clear();
