@@ -339,6 +339,15 @@ mod tests {
             e.contains("[net]") && e.contains("exchange_planes") && e.contains("tactical_planes"),
             "{e}"
         );
+        let e = TrainConfig::from_toml(
+            &TINY_CONFIG.replace(
+                "gumbel_noise = true",
+                "gumbel_noise = true\nsolver = \"yes\"",
+            ),
+            "x.toml",
+        )
+        .unwrap_err();
+        assert!(e.contains("x.toml") && e.contains("solver"), "{e}");
         let e =
             TrainConfig::from_toml(&TINY_CONFIG.replace("\"greedy\"]", "\"grumpy\"]"), "x.toml")
                 .unwrap_err();
