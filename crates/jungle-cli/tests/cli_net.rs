@@ -128,6 +128,20 @@ fn net_players_take_a_material_weight_only_with_the_survival_head() {
     // Without the simulations too.
     let (ok, _, stderr) = arena(&format!("net:{}:material=0.2", head.display()));
     assert!(ok, "{stderr}");
+    // Search keys, in any order with the material weight.
+    let (ok, stdout, stderr) = arena(&spec(&head, ":cpuct=2.5:material=0.5:root=gumbel"));
+    assert!(ok && stdout.contains("cpuct=2.5"), "{stderr}");
+    for (bad, says) in [
+        (":cpuctt=2", "unknown search key `cpuctt`"),
+        (":root=minimax", "minimax"),
+        (":fpu_reduction=-1", "fpu_reduction"),
+    ] {
+        let (ok, _, stderr) = arena(&spec(&head, bad));
+        assert!(
+            !ok && stderr.contains("--a") && stderr.contains(says),
+            "{bad}: {stderr}"
+        );
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

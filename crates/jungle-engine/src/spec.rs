@@ -6,10 +6,10 @@ use jungle_net::{cpu_device, NetSpec};
 
 /// Every spec form, for help texts and error messages.
 pub const PLAYER_FORMS: &str =
-    "random, greedy, alphabeta:DEPTH, mcts:SIMS, net:CHECKPOINT[:SIMS], jcei:COMMAND[:MOVETIME_MS]";
+    "random, greedy, alphabeta:DEPTH, mcts:SIMS, net:CHECKPOINT[:SIMS][:KEY=VALUE...], jcei:COMMAND[:MOVETIME_MS]";
 
-/// Parses a player spec: a baseline, a network `net:CHECKPOINT[:SIMS]`
-/// (loaded here) or an external engine `jcei:COMMAND[:MOVETIME_MS]` (started
+/// Parses a player spec: a baseline, a network
+/// `net:CHECKPOINT[:SIMS][:KEY=VALUE...]` (loaded here) or an external engine `jcei:COMMAND[:MOVETIME_MS]` (started
 /// once here to check it answers).
 pub fn parse_player(spec: &str) -> Result<Box<dyn PlayerFactory>, String> {
     if spec.starts_with("net:") {
@@ -23,7 +23,7 @@ pub fn parse_player(spec: &str) -> Result<Box<dyn PlayerFactory>, String> {
     spec.parse::<BaselineSpec>()
         .map(|s| Box::new(s) as Box<dyn PlayerFactory>)
         .map_err(|e: SpecError| {
-            format!("{e} (or net:CHECKPOINT[:SIMS], jcei:COMMAND[:MOVETIME_MS])")
+            format!("{e} (or net:CHECKPOINT[:SIMS][:KEY=VALUE...], jcei:COMMAND[:MOVETIME_MS])")
         })
 }
 

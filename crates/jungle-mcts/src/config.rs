@@ -126,6 +126,37 @@ impl SearchConfig {
         }
     }
 
+    /// Sets one key from text, as a player spec writes it (`cpuct=2.5`,
+    /// `root=gumbel`, `solver=false`): the value is read as a TOML value,
+    /// or as a string when it is not one, and the result is validated. The
+    /// message names the key and what was expected; an unknown key lists the
+    /// known ones.
+    pub fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
+        let mut table = toml::Table::try_from(&*self).map_err(|e| e.to_string())?;
+        if !table.contains_key(key) {
+            let known: Vec<&str> = table.keys().map(String::as_str).collect();
+            return Err(format!(
+                "unknown search key `{key}`; expected one of {}",
+                known.join(", ")
+            ));
+        }
+        let parsed = format!("v = {value}")
+            .parse::<toml::Table>()
+            .ok()
+            .and_then(|mut t| t.remove("v"))
+            .unwrap_or_else(|| toml::Value::String(value.to_string()));
+        table.insert(key.to_string(), parsed);
+        let cfg: SearchConfig =
+            toml::Value::Table(table)
+                .try_into()
+                .map_err(|e: toml::de::Error| {
+                    format!("search key `{key}` = `{value}`: {}", e.message())
+                })?;
+        cfg.validate()?;
+        *self = cfg;
+        Ok(())
+    }
+
     /// Checks the values; the message names the key and what was expected.
     pub fn validate(&self) -> Result<(), String> {
         let positive = [
@@ -195,6 +226,37 @@ mod tests {
                 ..SearchConfig::default()
             }
         );
+    }
+
+    #[test]
+    fn keys_set_from_text_are_typed_and_validated() {
+        let mut cfg = SearchConfig::for_play(100);
+        cfg.set("cpuct", "2.5").unwrap();
+        cfg.set("root", "gumbel").unwrap();
+        cfg.set("solver", "false").unwrap();
+        cfg.set("simulations", "64").unwrap();
+        assert_eq!(
+            cfg,
+            SearchConfig {
+                cpuct: 2.5,
+                root: RootSelection::Gumbel,
+                simulations: 64,
+                ..SearchConfig::default()
+            }
+        );
+        let mut whole = cfg.clone();
+        whole.set("cpuct", "2").unwrap();
+        assert_eq!(whole.cpuct, 2.0, "a whole number is read as a float");
+        let before = cfg.clone();
+        let e = cfg.set("cpuctt", "2").unwrap_err();
+        assert!(e.contains("cpuctt") && e.contains("fpu_reduction"), "{e}");
+        let e = cfg.set("root", "minimax").unwrap_err();
+        assert!(e.contains("root") && e.contains("minimax"), "{e}");
+        let e = cfg.set("solver", "yes").unwrap_err();
+        assert!(e.contains("solver"), "{e}");
+        let e = cfg.set("cpuct", "-1").unwrap_err();
+        assert!(e.contains("cpuct") && e.contains("positive"), "{e}");
+        assert_eq!(cfg, before, "a rejected value leaves the config as it was");
     }
 
     #[test]

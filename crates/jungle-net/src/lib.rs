@@ -4,7 +4,7 @@
 //! encodings ([`encoding`]), the residual network ([`PolicyValueNet`],
 //! configured by [`NetConfig`]), a batched [`NetEvaluator`] for the search,
 //! checkpoints (weights plus a JSON description), the self-describing
-//! export for other front ends ([`export`]) and the `net:CHECKPOINT[:SIMS]`
+//! export for other front ends ([`export`]) and the `net:CHECKPOINT[:SIMS][:KEY=VALUE...]`
 //! player.
 
 #![warn(missing_docs)]

@@ -1,6 +1,7 @@
-//! `net:CHECKPOINT[:SIMS][:material=W]`: a network searching with PUCT
-//! (default 200 simulations per move), its value optionally with the
-//! material term of [`crate::with_material`].
+//! `net:CHECKPOINT[:SIMS][:material=W][:KEY=VALUE...]`: a network
+//! searching with PUCT (default 200 simulations per move), its value
+//! optionally with the material term of [`crate::with_material`], its search
+//! keys optionally changed.
 
 use crate::checkpoint::{load_checkpoint, CheckpointError};
 use crate::evaluator::{check_material_weight, NetEvaluator, NoSurvivalHead, MAX_MATERIAL_WEIGHT};
@@ -14,12 +15,15 @@ use std::path::PathBuf;
 /// Simulations per move when the spec names none.
 pub const DEFAULT_NET_SIMULATIONS: u32 = 200;
 
+/// The form of a `net:` spec, for messages.
+pub const NET_SPEC_FORM: &str = "net:CHECKPOINT[:SIMS][:material=W][:KEY=VALUE...]";
+
 /// A network player spec with its checkpoint loaded.
 #[derive(Debug)]
 pub struct NetSpec {
     spec: String,
     checkpoint: PathBuf,
-    simulations: u32,
+    search: SearchConfig,
     material_weight: f32,
     net: PolicyValueNet,
     rules: Rules,
@@ -28,7 +32,7 @@ pub struct NetSpec {
 /// Why a `net:` spec could not be used.
 #[derive(Debug, thiserror::Error)]
 pub enum NetSpecError {
-    /// The text is not `net:CHECKPOINT[:SIMS]`.
+    /// The text is not a `net:` spec ([`NET_SPEC_FORM`]).
     #[error("player spec `{spec}`: {problem}")]
     Syntax {
         /// The text given.
@@ -47,27 +51,27 @@ pub enum NetSpecError {
 }
 
 impl NetSpec {
-    /// Parses `net:CHECKPOINT[:SIMS][:material=W]` and loads the checkpoint
-    /// on `device`.
+    /// Parses [`NET_SPEC_FORM`] and loads the checkpoint on `device`.
+    /// `KEY=VALUE` options set keys of the player's search (those of
+    /// `[selfplay.search]`, e.g. `cpuct=2.5`, `solver=false`) over
+    /// [`SearchConfig::for_play`]; `material=W` sets the material weight.
     pub fn parse(spec: &str, device: &Device) -> Result<NetSpec, NetSpecError> {
         let syntax = |problem: &str| NetSpecError::Syntax {
             spec: spec.to_string(),
             problem: problem.to_string(),
         };
-        let rest = spec
+        let mut rest = spec
             .strip_prefix("net:")
-            .ok_or_else(|| syntax("expected `net:CHECKPOINT[:SIMS][:material=W]`"))?;
-        let (rest, material_weight) = match rest.rsplit_once(":material=") {
-            Some((rest, w)) => match w.parse::<f32>() {
-                Ok(w) if check_material_weight(w).is_ok() => (rest, w),
-                _ => {
-                    return Err(syntax(&format!(
-                        "`material={w}`: expected a number from 0 to {MAX_MATERIAL_WEIGHT}"
-                    )))
-                }
-            },
-            None => (rest, 0.0),
-        };
+            .ok_or_else(|| syntax(&format!("expected `{NET_SPEC_FORM}`")))?;
+        let mut options = Vec::new();
+        while let Some((head, option)) = rest.rsplit_once(':') {
+            let Some(pair) = option.split_once('=') else {
+                break;
+            };
+            options.push(pair);
+            rest = head;
+        }
+        options.reverse();
         let (path, simulations) = match rest.rsplit_once(':') {
             Some((path, sims)) if !sims.is_empty() && sims.bytes().all(|b| b.is_ascii_digit()) => {
                 match sims.parse::<u32>() {
@@ -84,6 +88,24 @@ impl NetSpec {
         if path.is_empty() {
             return Err(syntax("missing checkpoint path after `net:`"));
         }
+        let mut search = SearchConfig::for_play(simulations);
+        let mut material_weight = 0.0;
+        for (key, value) in options {
+            if key == "material" {
+                material_weight = match value.parse::<f32>() {
+                    Ok(w) if check_material_weight(w).is_ok() => w,
+                    _ => {
+                        return Err(syntax(&format!(
+                            "`material={value}`: expected a number from 0 to {MAX_MATERIAL_WEIGHT}"
+                        )))
+                    }
+                };
+            } else {
+                search
+                    .set(key, value)
+                    .map_err(|e| syntax(&format!("`{key}={value}`: {e}")))?;
+            }
+        }
         let checkpoint = PathBuf::from(path);
         let loaded =
             load_checkpoint(&checkpoint, device).map_err(|error| NetSpecError::Checkpoint {
@@ -95,7 +117,7 @@ impl NetSpec {
         Ok(NetSpec {
             spec: spec.to_string(),
             checkpoint,
-            simulations,
+            search,
             material_weight,
             net: loaded.net,
             rules: loaded.meta.rules,
@@ -119,11 +141,7 @@ impl PlayerFactory for NetSpec {
     }
 
     fn build(&self, rules: &Rules, seed: u64) -> Box<dyn Player> {
-        let search = Search::new(
-            rules.clone(),
-            SearchConfig::for_play(self.simulations),
-            seed,
-        );
+        let search = Search::new(rules.clone(), self.search.clone(), seed);
         let evaluator = NetEvaluator::new(&self.net, rules.clone())
             .with_material_weight(self.material_weight)
             .expect("checked in NetSpec::parse");

@@ -10,7 +10,8 @@ use std::collections::BTreeMap;
 /// Arguments of `jungle analyze`.
 #[derive(Args)]
 pub struct AnalyzeArgs {
-    /// The player: random, greedy, alphabeta:DEPTH, mcts:SIMS.
+    /// The player: random, greedy, alphabeta:DEPTH, mcts:SIMS,
+    /// net:CHECKPOINT[:SIMS][:KEY=VALUE...], jcei:COMMAND[:MOVETIME_MS].
     #[arg(long)]
     player: String,
     /// Position string (FEN); default: the rule set's start position.
