@@ -9,8 +9,9 @@ pub const PLAYER_FORMS: &str =
     "random, greedy, alphabeta:DEPTH, mcts:SIMS, net:CHECKPOINT[:SIMS][:KEY=VALUE...], jcei:COMMAND[:MOVETIME_MS]";
 
 /// Parses a player spec: a baseline, a network
-/// `net:CHECKPOINT[:SIMS][:KEY=VALUE...]` (loaded here) or an external engine `jcei:COMMAND[:MOVETIME_MS]` (started
-/// once here to check it answers).
+/// `net:CHECKPOINT[:SIMS][:KEY=VALUE...]` (loaded here) or an external
+/// engine `jcei:COMMAND[:MOVETIME_MS]` (started once here to check it
+/// answers).
 pub fn parse_player(spec: &str) -> Result<Box<dyn PlayerFactory>, String> {
     if spec.starts_with("net:") {
         return NetSpec::parse(spec, &cpu_device())

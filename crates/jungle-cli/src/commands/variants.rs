@@ -13,7 +13,8 @@ use std::time::Instant;
 /// Arguments of `jungle variants`.
 #[derive(Args)]
 pub struct VariantsArgs {
-    /// The player (any player spec: random, greedy, alphabeta:DEPTH, mcts:SIMS, net:CHECKPOINT[:SIMS][:KEY=VALUE...]).
+    /// The player (any player spec: random, greedy, alphabeta:DEPTH,
+    /// mcts:SIMS, net:CHECKPOINT[:SIMS][:KEY=VALUE...]).
     #[arg(long)]
     player: String,
     /// An opponent; seats alternate. Without it the player plays itself.
