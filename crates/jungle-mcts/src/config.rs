@@ -86,7 +86,23 @@ pub struct SearchConfig {
     /// still takes the draw. It depends only on who moved into the draw,
     /// never on the root, so a reused tree stays consistent.
     pub draw_value: f32,
+    /// Root safety check: after the search, an exact search of forced wins
+    /// (`crate::forced`, den and last-animal wins through every reply)
+    /// looks `safety_moves` of a side's own moves ahead. A forced win found
+    /// for the side to move is played (the shortest first); a chosen move
+    /// that hands the opponent a forced win gives way to the next move in
+    /// the search's order (visits, then prior) that is not found to. 0 turns
+    /// it off (self-play); the training targets are never changed.
+    pub safety_moves: u32,
+    /// Nodes (move generations) the safety check may search per move; when
+    /// they run out, a move not yet proven to lose counts as safe.
+    pub safety_nodes: u64,
 }
+
+/// How far the root safety check of players looks ([`SearchConfig::for_play`]):
+/// three moves of each side (five plies after the move), under a
+/// millisecond a move on average.
+pub const PLAY_SAFETY_MOVES: u32 = 3;
 
 impl Default for SearchConfig {
     fn default() -> Self {
@@ -110,6 +126,8 @@ impl Default for SearchConfig {
             win_in_two_check: false,
             solver: false,
             draw_value: 0.0,
+            safety_moves: 0,
+            safety_nodes: 200_000,
         }
     }
 }
@@ -117,11 +135,13 @@ impl Default for SearchConfig {
 impl SearchConfig {
     /// The search of a player outside self-play (`net:` and `mcts:`
     /// players, evaluation games, the engine): the defaults with
-    /// `simulations` and the solver on.
+    /// `simulations`, the solver on and the root safety check three moves
+    /// deep.
     pub fn for_play(simulations: u32) -> SearchConfig {
         SearchConfig {
             simulations,
             solver: true,
+            safety_moves: PLAY_SAFETY_MOVES,
             ..SearchConfig::default()
         }
     }
@@ -198,6 +218,13 @@ impl SearchConfig {
         if self.leaves_per_round == 0 {
             return Err("key `leaves_per_round` is 0, expected at least 1".into());
         }
+        if self.safety_moves > 0 && self.safety_nodes == 0 {
+            return Err(format!(
+                "key `safety_nodes` is 0 with `safety_moves` = {}, expected at least 1 \
+                 (or `safety_moves` = 0 to turn the check off)",
+                self.safety_moves
+            ));
+        }
         if self.gumbel_considered < 2 {
             return Err(format!(
                 "key `gumbel_considered` is {}, expected at least 2",
@@ -216,9 +243,12 @@ mod tests {
     fn players_search_with_the_solver_and_self_play_without() {
         let play = SearchConfig::for_play(321);
         assert!(play.solver && !SearchConfig::default().solver);
+        assert_eq!(play.safety_moves, PLAY_SAFETY_MOVES);
+        assert_eq!(SearchConfig::default().safety_moves, 0);
         assert_eq!(
             SearchConfig {
                 solver: false,
+                safety_moves: 0,
                 ..play
             },
             SearchConfig {
@@ -235,6 +265,7 @@ mod tests {
         cfg.set("root", "gumbel").unwrap();
         cfg.set("solver", "false").unwrap();
         cfg.set("simulations", "64").unwrap();
+        cfg.set("safety_moves", "0").unwrap();
         assert_eq!(
             cfg,
             SearchConfig {
@@ -254,6 +285,13 @@ mod tests {
         assert!(e.contains("root") && e.contains("minimax"), "{e}");
         let e = cfg.set("solver", "yes").unwrap_err();
         assert!(e.contains("solver"), "{e}");
+        let e = SearchConfig::for_play(10)
+            .set("safety_nodes", "0")
+            .unwrap_err();
+        assert!(
+            e.contains("safety_nodes") && e.contains("at least 1"),
+            "{e}"
+        );
         let e = cfg.set("cpuct", "-1").unwrap_err();
         assert!(e.contains("cpuct") && e.contains("positive"), "{e}");
         assert_eq!(cfg, before, "a rejected value leaves the config as it was");

@@ -20,6 +20,7 @@
 pub mod arena;
 mod config;
 mod evaluator;
+pub mod forced;
 mod gumbel;
 pub mod heuristic;
 pub mod players;
@@ -28,7 +29,7 @@ pub mod stats;
 pub mod tactics;
 mod tree;
 
-pub use config::{RootSelection, SearchConfig};
+pub use config::{RootSelection, SearchConfig, PLAY_SAFETY_MOVES};
 pub use evaluator::{EvalInput, Evaluation, Evaluator, HeuristicEvaluator, UniformEvaluator};
 pub use gumbel::{considered_visit_sequence, softmax};
 pub use players::{BaselineSpec, Decision, Player, PlayerFactory, SpecError};

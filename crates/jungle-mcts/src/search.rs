@@ -5,6 +5,7 @@
 
 use crate::config::{RootSelection, SearchConfig};
 use crate::evaluator::{EvalInput, Evaluation, Evaluator};
+use crate::forced::ForcedWins;
 use crate::gumbel::{considered_visit_sequence, softmax, transformed_completed_q, RootEdge};
 use crate::tactics::{forced_loss, winning_move, wins_in_two};
 use crate::tree::{Node, NodeState, Tree};
@@ -647,10 +648,15 @@ impl Search {
             (None, None) => (self.pick_by_visits(&visits), visit_policy.clone()),
         };
         let best_index = self.avoid_proven_loss(best_index, &visits);
-        let (pv, value) = match self.root_win {
-            Some(win) => (vec![moves[win]], 1.0),
-            None => (self.principal_variation(), root.q().map_or(0.0, |q| -q)),
+        let (best_index, forced_win) = self.safety_check(best_index, &visits, &moves, &prior);
+        let (mut pv, value) = match (self.root_win, forced_win) {
+            (Some(win), _) => (vec![moves[win]], 1.0),
+            (None, true) => (vec![moves[best_index]], 1.0),
+            (None, false) => (self.principal_variation(), root.q().map_or(0.0, |q| -q)),
         };
+        if pv.first() != Some(&moves[best_index]) {
+            pv = vec![moves[best_index]];
+        }
         SearchResult {
             best: moves[best_index],
             pv,
@@ -682,6 +688,39 @@ impl Search {
                 )
             })
             .unwrap_or(pick)
+    }
+
+    /// The root safety check of `safety_moves` (off at 0 or when a move
+    /// wins at once): the move to play and whether it is a forced win.
+    fn safety_check(
+        &self,
+        pick: usize,
+        visits: &[u32],
+        moves: &[Move],
+        prior: &[f32],
+    ) -> (usize, bool) {
+        let depth = self.config.safety_moves;
+        if depth == 0 || self.root_win.is_some() {
+            return (pick, false);
+        }
+        let history = &self.history[..self.root_history_len];
+        let mut forced = ForcedWins::new(&self.rules, history, self.config.safety_nodes);
+        for moves_ahead in 1..=depth {
+            if let Some(win) = forced.forced_win(&self.root_pos, moves_ahead) {
+                let index = moves.iter().position(|&m| m == win).unwrap_or(pick);
+                return (index, true);
+            }
+        }
+        let mut order: Vec<usize> = (0..moves.len()).filter(|&i| i != pick).collect();
+        order.sort_by(|&a, &b| {
+            visits[b]
+                .cmp(&visits[a])
+                .then(prior[b].total_cmp(&prior[a]))
+        });
+        let safe = std::iter::once(pick)
+            .chain(order)
+            .find(|&i| !forced.move_loses(&self.root_pos, moves[i], depth));
+        (safe.unwrap_or(pick), false)
     }
 
     fn pick_by_visits(&mut self, visits: &[u32]) -> usize {

@@ -251,15 +251,16 @@ fn a_proof_survives_in_the_reused_tree() {
     assert!(counting.batches.is_empty(), "{:?}", counting.batches);
 }
 
-/// Uniform, except that a lion move gets nearly all the prior.
-struct LionFirst;
+/// Uniform, except that the first legal move whose text starts with the
+/// given prefix (a from-square, or a whole move) gets nearly all the prior.
+struct PriorOn(&'static str);
 
-impl Evaluator for LionFirst {
+impl Evaluator for PriorOn {
     fn evaluate(&mut self, batch: &[EvalInput<'_>]) -> Vec<Evaluation> {
         let mut evals = UniformEvaluator.evaluate(batch);
         for (input, eval) in batch.iter().zip(&mut evals) {
-            let lion = |i: usize| input.legal_moves[i].from().to_string() == "g1";
-            if let Some(k) = (0..input.legal_moves.len()).find(|&i| lion(i)) {
+            let chosen = |i: usize| input.legal_moves[i].to_string().starts_with(self.0);
+            if let Some(k) = (0..input.legal_moves.len()).find(|&i| chosen(i)) {
                 eval.policy.iter_mut().for_each(|p| *p = 0.001);
                 eval.policy[k] = 1.0;
                 let sum: f32 = eval.policy.iter().sum();
@@ -282,7 +283,7 @@ fn the_solver_never_revisits_a_proven_lost_move() {
         };
         let game = Game::from_fen(Rules::default(), fen).unwrap();
         let mut tree = Search::new(Rules::default(), cfg, 4);
-        search(&mut tree, &game, &mut LionFirst)
+        search(&mut tree, &game, &mut PriorOn("g1"))
     };
     let with = run(true);
     assert_eq!(with.best.to_string(), "b1c1");
@@ -475,4 +476,57 @@ fn pick_beside_a_repetition(draw_value: f32) -> String {
 fn draw_value_steers_toward_or_away_from_a_repetition() {
     assert_eq!(pick_beside_a_repetition(0.5), "g2g1");
     assert_ne!(pick_beside_a_repetition(-0.5), "g2g1");
+}
+
+/// The plain search with the root safety check of `moves` own moves.
+fn safety_config(moves: u32, simulations: u32) -> SearchConfig {
+    SearchConfig {
+        safety_moves: moves,
+        ..config(simulations)
+    }
+}
+
+#[test]
+fn the_safety_check_plays_a_forced_win_the_search_missed() {
+    let game = Game::from_fen(Rules::default(), RAT_WINS_IN_THREE).unwrap();
+    let run = |moves: u32| {
+        let mut tree = Search::new(Rules::default(), safety_config(moves, 4), 5);
+        search(&mut tree, &game, &mut PriorOn("d6d5"))
+    };
+    let without = run(0);
+    assert_eq!(without.best.to_string(), "d6d5", "the prior's move");
+    let with = run(3);
+    assert_eq!(with.best.to_string(), "d6d7");
+    assert_eq!(with.value, 1.0, "a forced win");
+    assert_eq!(with.pv, vec![with.best]);
+    assert_eq!(
+        with.improved_policy, without.improved_policy,
+        "the training target is the search's own"
+    );
+    // Two moves ahead is not far enough to see it.
+    assert_eq!(run(2).best.to_string(), "d6d5");
+}
+
+#[test]
+fn the_safety_check_avoids_a_move_that_loses_in_three() {
+    // North to move: South's rat on d6 runs for the den d9; North's cat on
+    // b8 must stay within reach of the trap d8 (b8c8, or keep still and
+    // move the tiger), while b8b9, b8a8 and b8b7 lose.
+    let fen = "7/1c5/7/3R3/7/7/6t/7/7 b 10";
+    let game = Game::from_fen(Rules::default(), fen).unwrap();
+    let run = |moves: u32| {
+        let mut tree = Search::new(Rules::default(), safety_config(moves, 4), 6);
+        search(&mut tree, &game, &mut PriorOn("b8b9"))
+    };
+    assert_eq!(run(0).best.to_string(), "b8b9", "the prior's move");
+    let safe = run(3).best.to_string();
+    assert!(
+        ["b8c8", "g3g2", "g3f3", "g3g4"].contains(&safe.as_str()),
+        "{safe}"
+    );
+    assert_eq!(
+        run(2).best.to_string(),
+        "b8b9",
+        "the loss is three moves deep"
+    );
 }
