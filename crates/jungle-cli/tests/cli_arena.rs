@@ -110,6 +110,31 @@ fn bad_player_specs_are_clear_errors() {
 }
 
 #[test]
+fn mcts_specs_take_search_keys() {
+    // South's rat on d6 wins in three moves: the players' safety check
+    // finds it even with two simulations, and reports it as a win.
+    let fen = "7/7/7/3R3/7/7/7/7/t6 w 10";
+    let with = json(&["analyze", "--player", "mcts:2", "--fen", fen, "--json"]);
+    assert_eq!(with["best"], "d6d7");
+    assert_eq!(with["value"].as_f64(), Some(1.0));
+    let spec = "mcts:2:safety_moves=0:cpuct=2.5";
+    let without = json(&["analyze", "--player", spec, "--fen", fen, "--json"]);
+    assert!(without["value"].as_f64().unwrap() < 1.0, "{without}");
+    let (ok, _, stderr) = jungle(&["analyze", "--player", "mcts:8:cpuct", "--fen", fen]);
+    assert!(!ok);
+    assert!(
+        stderr.contains("--player") && stderr.contains("KEY=VALUE"),
+        "{stderr}"
+    );
+    let (ok, _, stderr) = jungle(&["arena", "--a", "mcts:8:safety_nodes=0", "--b", "random"]);
+    assert!(!ok);
+    assert!(
+        stderr.contains("--a") && stderr.contains("safety_nodes"),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn analyze_reports_move_value_policy_and_pv() {
     let fen = "6e/3C3/w6/7/7/7/7/5D1/L6 w";
     let v = json(&["analyze", "--player", "mcts:200", "--fen", fen, "--json"]);

@@ -6,7 +6,7 @@ use jungle_net::{cpu_device, NetSpec};
 
 /// Every spec form, for help texts and error messages.
 pub const PLAYER_FORMS: &str =
-    "random, greedy, alphabeta:DEPTH, mcts:SIMS, net:CHECKPOINT[:SIMS][:KEY=VALUE...], jcei:COMMAND[:MOVETIME_MS]";
+    "random, greedy, alphabeta:DEPTH, mcts:SIMS[:KEY=VALUE...], net:CHECKPOINT[:SIMS][:KEY=VALUE...], jcei:COMMAND[:MOVETIME_MS]";
 
 /// Parses a player spec: a baseline, a network
 /// `net:CHECKPOINT[:SIMS][:KEY=VALUE...]` (loaded here) or an external

@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 /// Arguments of `jungle analyze`.
 #[derive(Args)]
 pub struct AnalyzeArgs {
-    /// The player: random, greedy, alphabeta:DEPTH, mcts:SIMS,
+    /// The player: random, greedy, alphabeta:DEPTH, mcts:SIMS[:KEY=VALUE...],
     /// net:CHECKPOINT[:SIMS][:KEY=VALUE...], jcei:COMMAND[:MOVETIME_MS].
     #[arg(long)]
     player: String,

@@ -13,7 +13,7 @@ use std::time::Instant;
 /// Arguments of `jungle arena`.
 #[derive(Args)]
 pub struct ArenaArgs {
-    /// Player A: random, greedy, alphabeta:DEPTH, mcts:SIMS,
+    /// Player A: random, greedy, alphabeta:DEPTH, mcts:SIMS[:KEY=VALUE...],
     /// net:CHECKPOINT[:SIMS][:KEY=VALUE...], jcei:COMMAND[:MOVETIME_MS].
     #[arg(long)]
     a: String,

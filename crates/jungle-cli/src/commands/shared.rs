@@ -18,7 +18,7 @@ pub fn load_position(fen: Option<&str>, rules: &Rules) -> Result<Position> {
 }
 
 /// Parses a player spec: a baseline (`random`, `greedy`, `alphabeta:DEPTH`,
-/// `mcts:SIMS`), a network `net:CHECKPOINT[:SIMS][:KEY=VALUE...]` (loaded
+/// `mcts:SIMS[:KEY=VALUE...]`), a network `net:CHECKPOINT[:SIMS][:KEY=VALUE...]` (loaded
 /// here) or an external engine `jcei:PATH[:MOVETIME_MS]`.
 pub fn parse_player(spec: &str) -> Result<Box<dyn PlayerFactory>> {
     jungle_engine::parse_player(spec).map_err(anyhow::Error::msg)

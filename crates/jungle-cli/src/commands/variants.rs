@@ -14,7 +14,7 @@ use std::time::Instant;
 #[derive(Args)]
 pub struct VariantsArgs {
     /// The player (any player spec: random, greedy, alphabeta:DEPTH,
-    /// mcts:SIMS, net:CHECKPOINT[:SIMS][:KEY=VALUE...]).
+    /// mcts:SIMS[:KEY=VALUE...], net:CHECKPOINT[:SIMS][:KEY=VALUE...]).
     #[arg(long)]
     player: String,
     /// An opponent; seats alternate. Without it the player plays itself.

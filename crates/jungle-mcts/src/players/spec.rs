@@ -1,5 +1,6 @@
-//! Player specs (`random`, `greedy`, `alphabeta:DEPTH`, `mcts:SIMS`) and the
-//! factory trait the arena builds players through.
+//! Player specs (`random`, `greedy`, `alphabeta:DEPTH`,
+//! `mcts:SIMS[:KEY=VALUE...]`) and the factory trait the arena builds
+//! players through.
 
 use super::{AlphaBeta, Greedy, MctsPlayer, Player, RandomPlayer};
 use crate::config::SearchConfig;
@@ -19,7 +20,7 @@ pub trait PlayerFactory: Send + Sync {
 }
 
 /// A baseline player spec.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum BaselineSpec {
     /// Uniformly random legal moves.
     Random,
@@ -27,8 +28,15 @@ pub enum BaselineSpec {
     Greedy,
     /// Alpha-beta to this depth.
     AlphaBeta(u32),
-    /// PUCT with uniform priors and the heuristic value, this many simulations.
-    Mcts(u32),
+    /// PUCT with uniform priors and the heuristic value: the players'
+    /// search ([`SearchConfig::for_play`]) with the spec's simulations and
+    /// its `KEY=VALUE` options set over it.
+    Mcts {
+        /// The search, options applied.
+        search: SearchConfig,
+        /// The options as written, in order (for the spec's name).
+        options: Vec<String>,
+    },
 }
 
 /// Why a player spec was rejected.
@@ -42,7 +50,8 @@ pub struct SpecError {
 }
 
 /// The forms a spec may take, for error messages.
-pub const SPEC_FORMS: &str = "random, greedy, alphabeta:DEPTH (1-12), mcts:SIMS (1-1000000)";
+pub const SPEC_FORMS: &str =
+    "random, greedy, alphabeta:DEPTH (1-12), mcts:SIMS[:KEY=VALUE...] (SIMS 1-1000000)";
 
 fn number(spec: &str, text: Option<&str>, what: &str, max: u32) -> Result<u32, SpecError> {
     let err = |problem: String| SpecError {
@@ -56,6 +65,31 @@ fn number(spec: &str, text: Option<&str>, what: &str, max: u32) -> Result<u32, S
             "{what} `{text}` is not a whole number from 1 to {max}"
         ))),
     }
+}
+
+/// `mcts:SIMS[:KEY=VALUE...]`: `arg` is the text after `mcts:`; every
+/// option is a key of the search, set over the players' defaults.
+fn mcts_spec(spec: &str, arg: Option<&str>) -> Result<BaselineSpec, SpecError> {
+    let mut parts = arg.map(|a| a.split(':'));
+    let sims = parts.as_mut().and_then(Iterator::next);
+    let mut search = SearchConfig::for_play(number(spec, sims, "simulations", 1_000_000)?);
+    let mut options = Vec::new();
+    for option in parts.into_iter().flatten() {
+        let err = |problem: String| SpecError {
+            spec: spec.to_string(),
+            problem,
+        };
+        let (key, value) = option.split_once('=').ok_or_else(|| {
+            err(format!(
+                "option `{option}`: expected KEY=VALUE (a search key, e.g. `cpuct=2.5`)"
+            ))
+        })?;
+        search
+            .set(key, value)
+            .map_err(|e| err(format!("`{option}`: {e}")))?;
+        options.push(option.to_string());
+    }
+    Ok(BaselineSpec::Mcts { search, options })
 }
 
 impl FromStr for BaselineSpec {
@@ -76,12 +110,7 @@ impl FromStr for BaselineSpec {
             "random" => no_arg(BaselineSpec::Random),
             "greedy" => no_arg(BaselineSpec::Greedy),
             "alphabeta" => Ok(BaselineSpec::AlphaBeta(number(spec, arg, "depth", 12)?)),
-            "mcts" => Ok(BaselineSpec::Mcts(number(
-                spec,
-                arg,
-                "simulations",
-                1_000_000,
-            )?)),
+            "mcts" => mcts_spec(spec, arg),
             _ => Err(SpecError {
                 spec: spec.to_string(),
                 problem: format!("unknown player kind `{kind}`; expected one of {SPEC_FORMS}"),
@@ -96,7 +125,10 @@ impl fmt::Display for BaselineSpec {
             BaselineSpec::Random => write!(f, "random"),
             BaselineSpec::Greedy => write!(f, "greedy"),
             BaselineSpec::AlphaBeta(d) => write!(f, "alphabeta:{d}"),
-            BaselineSpec::Mcts(n) => write!(f, "mcts:{n}"),
+            BaselineSpec::Mcts { search, options } => {
+                write!(f, "mcts:{}", search.simulations)?;
+                options.iter().try_for_each(|o| write!(f, ":{o}"))
+            }
         }
     }
 }
@@ -107,12 +139,12 @@ impl PlayerFactory for BaselineSpec {
     }
 
     fn build(&self, rules: &Rules, seed: u64) -> Box<dyn Player> {
-        match *self {
+        match self {
             BaselineSpec::Random => Box::new(RandomPlayer::new(seed)),
             BaselineSpec::Greedy => Box::new(Greedy::new(seed)),
-            BaselineSpec::AlphaBeta(depth) => Box::new(AlphaBeta::new(depth, rules.clone(), seed)),
-            BaselineSpec::Mcts(simulations) => {
-                let search = Search::new(rules.clone(), SearchConfig::for_play(simulations), seed);
+            BaselineSpec::AlphaBeta(depth) => Box::new(AlphaBeta::new(*depth, rules.clone(), seed)),
+            BaselineSpec::Mcts { search, .. } => {
+                let search = Search::new(rules.clone(), search.clone(), seed);
                 Box::new(MctsPlayer::new(
                     self.to_string(),
                     search,
@@ -129,9 +161,42 @@ mod tests {
 
     #[test]
     fn specs_parse_and_print() {
-        for text in ["random", "greedy", "alphabeta:3", "mcts:800"] {
+        for text in [
+            "random",
+            "greedy",
+            "alphabeta:3",
+            "mcts:800",
+            "mcts:50:cpuct=2.5:safety_moves=0",
+        ] {
             assert_eq!(text.parse::<BaselineSpec>().unwrap().to_string(), text);
         }
+    }
+
+    #[test]
+    fn mcts_options_set_the_search() {
+        let spec: BaselineSpec = "mcts:50:cpuct=2.5:safety_moves=0:root=gumbel"
+            .parse()
+            .unwrap();
+        let BaselineSpec::Mcts { search, .. } = spec else {
+            panic!("an mcts spec");
+        };
+        assert_eq!(
+            search,
+            SearchConfig {
+                cpuct: 2.5,
+                safety_moves: 0,
+                root: crate::config::RootSelection::Gumbel,
+                ..SearchConfig::for_play(50)
+            }
+        );
+        let plain: BaselineSpec = "mcts:50".parse().unwrap();
+        assert_eq!(
+            plain,
+            BaselineSpec::Mcts {
+                search: SearchConfig::for_play(50),
+                options: Vec::new()
+            }
+        );
     }
 
     #[test]
@@ -141,6 +206,18 @@ mod tests {
         assert!(e("alphabeta:0").contains("from 1 to 12"));
         assert!(e("alphabeta:x").contains("`x`"));
         assert!(e("mcts:-5").contains("simulations"));
+        assert!(e("mcts").contains("missing simulations"));
+        let no_pair = e("mcts:50:cpuct");
+        assert!(
+            no_pair.contains("`cpuct`") && no_pair.contains("KEY=VALUE"),
+            "{no_pair}"
+        );
+        let unknown_key = e("mcts:50:cpuctt=2");
+        assert!(
+            unknown_key.contains("cpuctt") && unknown_key.contains("fpu_reduction"),
+            "{unknown_key}"
+        );
+        assert!(e("mcts:50:root=minimax").contains("minimax"));
         assert!(e("random:3").contains("takes no argument"));
         let unknown = e("stockfish");
         assert!(
