@@ -4,14 +4,16 @@
 //! `setoption name Network value CHECKPOINT` switches to the network's
 //! search (PUCT, run in chunks so `stop` and time limits are honoured);
 //! `setoption name Material value W` adds the survival head's material term
-//! to its value (`jungle_net::with_material`).
+//! to its value (`jungle_net::with_material`); `setoption name Safety value
+//! N` sets how many moves ahead the root safety check looks for forced wins
+//! (`safety_moves`; 0 turns it off).
 //! Input is read on its own thread, so `stop` and `quit` reach a running
 //! search. A bad command gets an `info string error: ...` line and the
 //! engine goes on.
 
 use crate::protocol::{parse, Command, GoLimit, Start};
 use jungle_mcts::players::AlphaBeta;
-use jungle_mcts::{search, Player, Search, SearchConfig};
+use jungle_mcts::{search, Player, Search, SearchConfig, PLAY_SAFETY_MOVES};
 use jungle_net::{
     check_material_weight, cpu_device, load_checkpoint, NetEvaluator, NoSurvivalHead,
     PolicyValueNet,
@@ -31,6 +33,8 @@ pub const DEFAULT_NODES: u64 = 800;
 pub const DEFAULT_DEPTH: u32 = 6;
 /// Simulations between checks of the clock and `stop`.
 const CHUNK: u32 = 64;
+/// Most moves the `Safety` option may ask the root safety check to look ahead.
+const MAX_SAFETY: u32 = 8;
 /// Most simulations a `go depth` of the network's search may take.
 const DEPTH_NODE_CAP: u64 = 200_000;
 
@@ -41,6 +45,8 @@ pub struct Engine {
     network: Option<(PathBuf, PolicyValueNet)>,
     /// Weight of the survival head's material term in the network's value.
     material: f32,
+    /// Moves of the network search's root safety check (`safety_moves`).
+    safety: u32,
     nodes: u64,
     depth: u32,
     game: Game,
@@ -62,6 +68,7 @@ impl Engine {
             variant: "standard".to_string(),
             network: None,
             material: 0.0,
+            safety: PLAY_SAFETY_MOVES,
             nodes: DEFAULT_NODES,
             depth: DEFAULT_DEPTH,
             game: Game::new(Rules::default()),
@@ -78,6 +85,9 @@ impl Engine {
             "option name Variant type string default standard".to_string(),
             "option name Network type string default <empty>".to_string(),
             "option name Material type string default 0".to_string(),
+            format!(
+                "option name Safety type spin default {PLAY_SAFETY_MOVES} min 0 max {MAX_SAFETY}"
+            ),
             format!("option name Nodes type spin default {DEFAULT_NODES} min 1 max 10000000"),
             format!("option name Depth type spin default {DEFAULT_DEPTH} min 1 max 30"),
             "jceiok".to_string(),
@@ -123,6 +133,15 @@ impl Engine {
                 self.material = weight;
                 Ok(format!("material {weight}"))
             }
+            "safety" => {
+                self.safety = value
+                    .parse()
+                    .ok()
+                    .filter(|n| (0..=MAX_SAFETY).contains(n))
+                    .ok_or_else(|| format!("Safety must be a whole number from 0 to {MAX_SAFETY}"))?;
+                self.search = None;
+                Ok(format!("safety {}", self.safety))
+            }
             "nodes" => {
                 self.nodes = value
                     .parse()
@@ -140,7 +159,7 @@ impl Engine {
                 Ok(format!("depth {}", self.depth))
             }
             _ => Err(format!(
-                "unknown option `{name}`; expected Variant, Network, Material, Nodes or Depth"
+                "unknown option `{name}`; expected Variant, Network, Material, Safety, Nodes or Depth"
             )),
         }
     }
@@ -190,9 +209,13 @@ impl Engine {
     ) -> Move {
         let rules = self.rules.clone();
         let seed = self.seed;
+        let config = SearchConfig {
+            safety_moves: self.safety,
+            ..SearchConfig::for_play(CHUNK)
+        };
         let tree = self
             .search
-            .get_or_insert_with(|| Search::new(rules.clone(), SearchConfig::for_play(CHUNK), seed));
+            .get_or_insert_with(|| Search::new(rules.clone(), config, seed));
         let mut evaluator = NetEvaluator::new(net, rules)
             .with_material_weight(self.material)
             .expect("Material and Network are checked together in set_option");
@@ -404,6 +427,16 @@ mod tests {
         assert!(out[0].contains("a3a9"), "{out:?}");
         let out = run(&mut e, "setoption name Network value /no/such/checkpoint");
         assert!(out[0].starts_with("info string error"), "{out:?}");
+        let out = run(&mut e, "setoption name Safety value 9");
+        assert!(out[0].contains("from 0 to 8"), "{out:?}");
+        let out = run(&mut e, "setoption name Safety value 0");
+        assert_eq!(out, ["info string safety 0"]);
+        assert_eq!(e.safety, 0);
+        let out = run(&mut e, "jcei");
+        assert!(
+            out.iter().any(|l| l.starts_with("option name Safety")),
+            "{out:?}"
+        );
         let out = run(&mut e, "perft 3");
         assert!(out[0].starts_with("perft 3 nodes "), "{out:?}");
         let out = run(&mut e, "d");
