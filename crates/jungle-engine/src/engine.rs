@@ -244,9 +244,11 @@ impl Engine {
                 GoLimit::MoveTime(t) => ms as u64 >= t,
                 GoLimit::Depth(d) => result.pv.len() as u32 >= d || total >= DEPTH_NODE_CAP,
             };
-            // A search that ran no simulation (a move that wins at once)
-            // has nothing more to find.
-            if done || result.simulations == 0 || stop.load(Ordering::Relaxed) {
+            // A search that ran no simulation (a move that wins at once) or
+            // proved its value (the solver, or a forced win of the safety
+            // check, whose line is that one move) has nothing more to find.
+            let proven = result.simulations == 0 || result.value.abs() >= 1.0;
+            if done || proven || stop.load(Ordering::Relaxed) {
                 return result.best;
             }
         }

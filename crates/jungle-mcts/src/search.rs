@@ -649,14 +649,14 @@ impl Search {
         };
         let best_index = self.avoid_proven_loss(best_index, &visits);
         let (best_index, forced_win) = self.safety_check(best_index, &visits, &moves, &prior);
-        let (mut pv, value) = match (self.root_win, forced_win) {
+        let (pv, value) = match (self.root_win, forced_win) {
             (Some(win), _) => (vec![moves[win]], 1.0),
             (None, true) => (vec![moves[best_index]], 1.0),
-            (None, false) => (self.principal_variation(), root.q().map_or(0.0, |q| -q)),
+            (None, false) => (
+                self.principal_variation(root.first_child as usize + best_index),
+                root.q().map_or(0.0, |q| -q),
+            ),
         };
-        if pv.first() != Some(&moves[best_index]) {
-            pv = vec![moves[best_index]];
-        }
         SearchResult {
             best: moves[best_index],
             pv,
@@ -754,9 +754,11 @@ impl Search {
         weights.len() - 1
     }
 
-    fn principal_variation(&self) -> Vec<Move> {
-        let mut pv = Vec::new();
-        let mut node = 0;
+    /// The line through the root's child `child` (the move to play), then
+    /// down the most visited children.
+    fn principal_variation(&self, child: usize) -> Vec<Move> {
+        let mut pv = vec![self.tree.nodes[child].mv];
+        let mut node = child;
         loop {
             let n = &self.tree.nodes[node];
             if n.state != NodeState::Expanded {
