@@ -519,10 +519,15 @@ fn the_safety_check_avoids_a_move_that_loses_in_three() {
         search(&mut tree, &game, &mut PriorOn("b8b9"))
     };
     assert_eq!(run(0).best.to_string(), "b8b9", "the prior's move");
-    let safe = run(3).best.to_string();
+    let checked = run(3);
+    let safe = checked.best.to_string();
     assert!(
         ["b8c8", "g3g2", "g3f3", "g3g4"].contains(&safe.as_str()),
         "{safe}"
+    );
+    assert_eq!(
+        checked.pv[0], checked.best,
+        "the line starts with the move played"
     );
     assert_eq!(
         run(2).best.to_string(),
