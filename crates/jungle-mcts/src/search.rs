@@ -34,7 +34,7 @@ pub struct SearchResult {
     pub value: f32,
     /// The move the search chose to play.
     pub best: Move,
-    /// Principal variation: the most visited line from the root.
+    /// Principal variation: the chosen move, then the most visited line below it.
     pub pv: Vec<Move>,
     /// Simulations run for this move.
     pub simulations: u32,
