@@ -121,15 +121,30 @@ impl<'a> ForcedWins<'a> {
     /// Whether playing `mv` at `pos` is found to let the opponent force a
     /// win within `moves` of its own moves (or loses at once).
     pub fn move_loses(&mut self, pos: &Position, mv: Move, moves: u32) -> bool {
-        let me = pos.side_to_move();
+        let them = !pos.side_to_move();
+        self.wins_after(pos, mv, them, |search, next, theirs| {
+            search.attacker_wins(next, theirs, moves).is_some()
+        })
+    }
+
+    /// Plays `mv` at `pos` and asks whether `side` wins there: at once if
+    /// the game ends, else as `going` says of the new position and the legal
+    /// moves of its side to move.
+    fn wins_after(
+        &mut self,
+        pos: &Position,
+        mv: Move,
+        side: Side,
+        going: impl FnOnce(&mut Self, &Position, &[Move]) -> bool,
+    ) -> bool {
         let next = pos.play(mv);
         self.line.push(next.hash());
-        let lost = match self.after(&next) {
-            After::Over(winner) => winner == Some(!me),
-            After::Going(replies) => self.attacker_wins(&next, &replies, moves).is_some(),
+        let won = match self.after(&next) {
+            After::Over(winner) => winner == Some(side),
+            After::Going(moves) => going(self, &next, &moves),
         };
         self.line.pop();
-        lost
+        won
     }
 
     /// The state after the move that made `pos` (its hash last in `line`).
@@ -155,14 +170,9 @@ impl<'a> ForcedWins<'a> {
             return winning_move(pos, moves).map(|i| moves[i]);
         }
         moves.iter().copied().find(|&mv| {
-            let next = pos.play(mv);
-            self.line.push(next.hash());
-            let won = match self.after(&next) {
-                After::Over(winner) => winner == Some(me),
-                After::Going(replies) => self.defender_loses(&next, &replies, budget - 1, me),
-            };
-            self.line.pop();
-            won
+            self.wins_after(pos, mv, me, |search, next, replies| {
+                search.defender_loses(next, replies, budget - 1, me)
+            })
         })
     }
 
@@ -179,17 +189,10 @@ impl<'a> ForcedWins<'a> {
             return false;
         }
         replies.iter().all(|&reply| {
-            if self.exhausted() {
-                return false;
-            }
-            let next = pos.play(reply);
-            self.line.push(next.hash());
-            let lost = match self.after(&next) {
-                After::Over(winner) => winner == Some(attacker),
-                After::Going(moves) => self.attacker_wins(&next, &moves, budget).is_some(),
-            };
-            self.line.pop();
-            lost
+            !self.exhausted()
+                && self.wins_after(pos, reply, attacker, |search, next, moves| {
+                    search.attacker_wins(next, moves, budget).is_some()
+                })
         })
     }
 }

@@ -648,7 +648,7 @@ impl Search {
             (None, None) => (self.pick_by_visits(&visits), visit_policy.clone()),
         };
         let best_index = self.avoid_proven_loss(best_index, &visits);
-        let (best_index, forced_win) = self.safety_check(best_index, &visits, &moves, &prior);
+        let (best_index, forced_win) = self.safety_check(best_index, &visits, &moves);
         let (pv, value) = match (self.root_win, forced_win) {
             (Some(win), _) => (vec![moves[win]], 1.0),
             (None, true) => (vec![moves[best_index]], 1.0),
@@ -680,25 +680,22 @@ impl Search {
         }
         (0..visits.len())
             .filter(|&i| !lost(i))
-            .max_by(|&a, &b| {
-                visits[a].cmp(&visits[b]).then(
-                    self.tree.nodes[first + a]
-                        .prior
-                        .total_cmp(&self.tree.nodes[first + b].prior),
-                )
-            })
+            .max_by(|&a, &b| self.preference(visits, a, b))
             .unwrap_or(pick)
+    }
+
+    /// The search's order of preference between root moves `a` and `b`
+    /// (indices among the root's children): visits, then prior.
+    fn preference(&self, visits: &[u32], a: usize, b: usize) -> std::cmp::Ordering {
+        let prior = |i: usize| self.tree.nodes[self.tree.nodes[0].first_child as usize + i].prior;
+        visits[a]
+            .cmp(&visits[b])
+            .then(prior(a).total_cmp(&prior(b)))
     }
 
     /// The root safety check of `safety_moves` (off at 0 or when a move
     /// wins at once): the move to play and whether it is a forced win.
-    fn safety_check(
-        &self,
-        pick: usize,
-        visits: &[u32],
-        moves: &[Move],
-        prior: &[f32],
-    ) -> (usize, bool) {
+    fn safety_check(&self, pick: usize, visits: &[u32], moves: &[Move]) -> (usize, bool) {
         let depth = self.config.safety_moves;
         if depth == 0 || self.root_win.is_some() {
             return (pick, false);
@@ -711,15 +708,14 @@ impl Search {
                 return (index, true);
             }
         }
-        let mut order: Vec<usize> = (0..moves.len()).filter(|&i| i != pick).collect();
-        order.sort_by(|&a, &b| {
-            visits[b]
-                .cmp(&visits[a])
-                .then(prior[b].total_cmp(&prior[a]))
-        });
-        let safe = std::iter::once(pick)
-            .chain(order)
-            .find(|&i| !forced.move_loses(&self.root_pos, moves[i], depth));
+        let loses =
+            |forced: &mut ForcedWins, i: usize| forced.move_loses(&self.root_pos, moves[i], depth);
+        if !loses(&mut forced, pick) {
+            return (pick, false);
+        }
+        let mut others: Vec<usize> = (0..moves.len()).filter(|&i| i != pick).collect();
+        others.sort_by(|&a, &b| self.preference(visits, b, a));
+        let safe = others.into_iter().find(|&i| !loses(&mut forced, i));
         (safe.unwrap_or(pick), false)
     }
 
