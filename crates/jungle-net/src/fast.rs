@@ -22,7 +22,7 @@ pub const CHUNK: usize = 16;
 
 /// For each square, its 3x3 neighbourhood (row-major kernel order), `None`
 /// off the board (zero padding).
-fn neighbourhoods() -> Vec<[Option<usize>; 9]> {
+pub(crate) fn neighbourhoods() -> Vec<[Option<usize>; 9]> {
     let (files, ranks) = (FILES as i32, RANKS as i32);
     (0..SQUARES as i32)
         .map(|s| {
@@ -41,11 +41,11 @@ fn neighbourhoods() -> Vec<[Option<usize>; 9]> {
         .collect()
 }
 
-fn values<const D: usize>(t: Tensor<D>) -> Vec<f32> {
+pub(crate) fn values<const D: usize>(t: Tensor<D>) -> Vec<f32> {
     t.into_data().try_to_vec::<f32>().expect("f32 weights")
 }
 
-fn param<const D: usize>(p: &Param<Tensor<D>>) -> Vec<f32> {
+pub(crate) fn param<const D: usize>(p: &Param<Tensor<D>>) -> Vec<f32> {
     values(p.val())
 }
 
@@ -144,17 +144,27 @@ impl Conv {
         let width = 9 * self.cin;
         cols.clear();
         cols.resize(rows * width, 0.0);
-        for (row, col) in cols.chunks_exact_mut(width).enumerate() {
-            let base = row - row % SQUARES;
-            for (k, n) in hood[row % SQUARES].iter().enumerate() {
-                if let Some(n) = n {
-                    let src = (base + n) * self.cin;
-                    col[k * self.cin..(k + 1) * self.cin]
-                        .copy_from_slice(&input[src..src + self.cin]);
+        im2col(input, self.cin, hood, cols);
+        matmul(rows, self.cout, width, cols, &self.weight, out, true);
+    }
+}
+
+/// Fills `cols` (zeroed, `[rows, 9 * cin]`) with each row's 3x3
+/// neighbourhood of `input` (`[rows, cin]`, whole positions of 63 rows),
+/// kernel-major: column `k * cin + c` is channel `c` of neighbour `k`.
+pub(crate) fn im2col(input: &[f32], cin: usize, hood: &[[Option<usize>; 9]], cols: &mut [f32]) {
+    for (row, col) in cols.chunks_exact_mut(9 * cin).enumerate() {
+        let base = row - row % SQUARES;
+        for (k, n) in hood[row % SQUARES].iter().enumerate() {
+            if let Some(n) = n {
+                let src = &input[(base + n) * cin..(base + n + 1) * cin];
+                // An element loop, not `copy_from_slice`: short rows copy
+                // faster inline than through a `memmove` call.
+                for (d, v) in col[k * cin..(k + 1) * cin].iter_mut().zip(src) {
+                    *d = *v;
                 }
             }
         }
-        matmul(rows, self.cout, width, cols, &self.weight, out, true);
     }
 }
 
@@ -228,14 +238,14 @@ pub struct FastOutput {
     pub survival: Vec<f32>,
 }
 
-fn relu(x: &mut [f32]) {
+pub(crate) fn relu(x: &mut [f32]) {
     for v in x {
         *v = v.max(0.0);
     }
 }
 
 /// Mean over the 63 squares of each position: `[batch*63, c]` to `[batch, c]`.
-fn mean_over_squares(x: &[f32], batch: usize, c: usize) -> Vec<f32> {
+pub(crate) fn mean_over_squares(x: &[f32], batch: usize, c: usize) -> Vec<f32> {
     let mut out = vec![0.0; batch * c];
     for (row, chunk) in x.chunks_exact(c).enumerate() {
         let dst = &mut out[(row / SQUARES) * c..(row / SQUARES + 1) * c];

@@ -3,6 +3,12 @@
 //! plies left (weighted 0.1), binary cross-entropy of the survival head
 //! when the network has one (weighted 2 on the mean over its outputs), Adam
 //! with weight decay.
+//!
+//! [`Trainer::step`] runs the network's forward and backward passes on
+//! plain buffers ([`jungle_net::backprop`]) with the loss gradients written
+//! out here, and hands the gradients to burn's Adam;
+//! [`Trainer::step_autodiff`] is the same step through burn's autodiff, the
+//! reference the fast one is tested against.
 
 use crate::samples::Batch;
 use burn::module::Module;
@@ -10,6 +16,7 @@ use burn::optim::decay::WeightDecayConfig;
 use burn::optim::{AdamConfig, GradientsParams, ModuleOptimizer};
 use burn::tensor::activation::{log_sigmoid, log_softmax};
 use burn::tensor::{Device, Tensor, TensorData};
+use jungle_net::backprop::{forward_train, TrainOutputs};
 use jungle_net::encoding::{POLICY_SLOTS, SQUARES};
 use jungle_net::{NetConfig, PolicyValueNet, SURVIVAL_OUTPUTS};
 use jungle_rules::{FILES, RANKS};
@@ -104,6 +111,76 @@ fn loss(net: &PolicyValueNet, batch: &Batch, device: &Device) -> (Tensor<1>, Los
     (total, parts)
 }
 
+/// `ln(sigmoid(z))`, stable for large `|z|`.
+fn ln_sigmoid(z: f32) -> f32 {
+    z.min(0.0) - (-z.abs()).exp().ln_1p()
+}
+
+/// For each row of `logits` (`[n, width]`), the cross-entropy against the
+/// row of `targets` and its gradient, `softmax * sum(target) - target`,
+/// divided by `n`. Returns the mean loss.
+fn softmax_cross_entropy(logits: &[f32], targets: &[f32], width: usize, grad: &mut [f32]) -> f32 {
+    let n = logits.len() / width;
+    let mut total = 0.0f64;
+    for ((z, t), g) in logits
+        .chunks_exact(width)
+        .zip(targets.chunks_exact(width))
+        .zip(grad.chunks_exact_mut(width))
+    {
+        let max = z.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+        let sum: f32 = z.iter().map(|v| (v - max).exp()).sum();
+        let log_sum = max + sum.ln();
+        let mass: f32 = t.iter().sum();
+        for ((zi, ti), gi) in z.iter().zip(t).zip(g.iter_mut()) {
+            total -= f64::from(ti * (zi - log_sum));
+            *gi = ((zi - log_sum).exp() * mass - ti) / n as f32;
+        }
+    }
+    (total / n as f64) as f32
+}
+
+/// The losses of `out` on `batch` (as [`loss`] computes them) and the
+/// gradients of the weighted total with respect to each output.
+fn loss_gradients(out: &TrainOutputs, batch: &Batch) -> (Losses, TrainOutputs) {
+    let n = batch.size;
+    let mut grads = TrainOutputs {
+        policy: vec![0.0; out.policy.len()],
+        wdl: vec![0.0; out.wdl.len()],
+        moves_left: vec![0.0; n],
+        survival: vec![0.0; out.survival.len()],
+    };
+    let policy = softmax_cross_entropy(&out.policy, &batch.policy, POLICY_SLOTS, &mut grads.policy);
+    let value = softmax_cross_entropy(&out.wdl, &batch.wdl, 3, &mut grads.wdl);
+    let mut moves_left = 0.0f64;
+    for ((y, t), g) in out
+        .moves_left
+        .iter()
+        .zip(&batch.moves_left)
+        .zip(&mut grads.moves_left)
+    {
+        moves_left += f64::from((y - t) * (y - t));
+        *g = MOVES_LEFT_WEIGHT * 2.0 * (y - t) / n as f32;
+    }
+    let mut survival = 0.0f64;
+    let count = out.survival.len().max(1) as f32;
+    for ((z, t), g) in out
+        .survival
+        .iter()
+        .zip(&batch.survival)
+        .zip(&mut grads.survival)
+    {
+        survival -= f64::from(t * ln_sigmoid(*z) + (1.0 - t) * ln_sigmoid(-z));
+        *g = SURVIVAL_WEIGHT * (1.0 / (1.0 + (-z).exp()) - t) / count;
+    }
+    let parts = Losses {
+        policy,
+        value,
+        moves_left: (moves_left / n as f64) as f32,
+        survival: (survival / f64::from(count)) as f32,
+    };
+    (parts, grads)
+}
+
 impl Trainer {
     /// A trainer for a fresh network of `config` on `device` (the autodiff
     /// wrapper is added here).
@@ -126,6 +203,7 @@ impl Trainer {
         learning_rate: f64,
         weight_decay: f32,
     ) -> Trainer {
+        jungle_net::backprop::retain_freed_memory();
         let optim = AdamConfig::new()
             .with_weight_decay(Some(WeightDecayConfig::new(weight_decay)))
             .init();
@@ -139,15 +217,28 @@ impl Trainer {
 
     /// One optimiser step on `batch`; returns the losses before the step.
     pub fn step(&mut self, batch: &Batch) -> Losses {
+        let (out, tape) = forward_train(&self.net, &batch.planes, batch.size);
+        let (parts, output_grads) = loss_gradients(&out, batch);
+        let grads = tape.backward(&output_grads, &self.device.clone().without_autodiff());
+        tape.update_running_stats(&self.net);
+        self.net = self.optim.step(self.learning_rate, self.net.clone(), grads);
+        parts
+    }
+
+    /// [`Trainer::step`] through burn's autodiff (about three times slower
+    /// on a CPU): the reference the fast step is tested against.
+    pub fn step_autodiff(&mut self, batch: &Batch) -> Losses {
         let (total, parts) = loss(&self.net, batch, &self.device);
         let grads = GradientsParams::from_grads(total.backward(), &self.net);
         self.net = self.optim.step(self.learning_rate, self.net.clone(), grads);
         parts
     }
 
-    /// The losses on `batch` without a step (training-mode batch norm).
+    /// The losses on `batch` without a step (training-mode batch norm; the
+    /// running statistics are left alone).
     pub fn measure(&self, batch: &Batch) -> Losses {
-        loss(&self.net, batch, &self.device).1
+        let (out, _) = forward_train(&self.net, &batch.planes, batch.size);
+        loss_gradients(&out, batch).0
     }
 
     /// The network in inference mode (for evaluation and checkpoints).
@@ -169,5 +260,201 @@ impl Trainer {
             .load(path)
             .map_err(|e| format!("optimizer state `{}`: {e}", path.display()))?;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use burn::module::{ModuleVisitor, Param};
+    use jungle_net::fast::FastNet;
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    /// A small network with every optional part: pooled biases, the
+    /// survival head, the widest input planes.
+    fn config() -> NetConfig {
+        NetConfig::new()
+            .with_blocks(2)
+            .with_filters(8)
+            .with_global_pool_every(2)
+            .with_policy_filters(4)
+            .with_value_filters(4)
+            .with_value_hidden(8)
+            .with_survival_head(Some(true))
+            .with_tactical_planes(Some(true))
+            .with_exchange_planes(Some(true))
+    }
+
+    /// Random inputs and targets (each distribution sums to one).
+    fn batch(config: &NetConfig, size: usize, seed: u64) -> Batch {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut distribution = |n: usize| {
+            let v: Vec<f32> = (0..n).map(|_| rng.random::<f32>().powi(4)).collect();
+            let sum: f32 = v.iter().sum();
+            v.into_iter().map(|x| x / sum).collect::<Vec<_>>()
+        };
+        let mut b = Batch {
+            size,
+            ..Batch::default()
+        };
+        for _ in 0..size {
+            b.policy.extend(distribution(POLICY_SLOTS));
+            b.wdl.extend(distribution(3));
+        }
+        let mut rng = ChaCha8Rng::seed_from_u64(seed + 1);
+        let planes = config.encoding().planes();
+        b.planes = (0..size * planes * SQUARES)
+            .map(|_| if rng.random::<f32>() < 0.3 { 1.0 } else { 0.0 })
+            .collect();
+        b.moves_left = (0..size).map(|_| rng.random::<f32>() * 2.0).collect();
+        b.survival = (0..size * SURVIVAL_OUTPUTS)
+            .map(|_| if rng.random::<bool>() { 1.0 } else { 0.0 })
+            .collect();
+        b
+    }
+
+    /// Compares two gradient sets parameter by parameter.
+    struct Compare<'a> {
+        fast: &'a GradientsParams,
+        reference: &'a GradientsParams,
+        /// Largest difference allowed, relative to the reference's norm.
+        tolerance: f32,
+        compared: usize,
+    }
+
+    impl ModuleVisitor for Compare<'_> {
+        fn visit_float<const D: usize>(&mut self, param: &Param<Tensor<D>>) {
+            if !param.is_require_grad() {
+                return; // batch norms' running statistics
+            }
+            let want: Vec<f32> = self
+                .reference
+                .get::<D>(param.id)
+                .expect("autodiff gradient")
+                .into_data()
+                .try_to_vec()
+                .unwrap();
+            let got: Vec<f32> = self
+                .fast
+                .get::<D>(param.id)
+                .unwrap_or_else(|| panic!("no fast gradient for a {D}-d parameter"))
+                .into_data()
+                .try_to_vec()
+                .unwrap();
+            assert_eq!(got.len(), want.len());
+            let norm = want.iter().map(|v| v * v).sum::<f32>().sqrt();
+            let diff = got
+                .iter()
+                .zip(&want)
+                .map(|(a, b)| (a - b) * (a - b))
+                .sum::<f32>()
+                .sqrt();
+            assert!(
+                diff <= self.tolerance * norm + self.tolerance * 1e-4,
+                "a {D}-d parameter of {} values: difference {diff}, norm {norm}",
+                want.len()
+            );
+            self.compared += 1;
+        }
+    }
+
+    #[test]
+    fn the_fast_step_has_the_losses_and_gradients_of_autodiff() {
+        let config = config();
+        let device = cpu_device_autodiff();
+        let net = config.init(&device);
+        let batch = batch(&config, 6, 3);
+
+        let (total, reference_parts) = loss(&net, &batch, &device);
+        let reference = GradientsParams::from_grads(total.backward(), &net);
+        let (out, tape) = forward_train(&net, &batch.planes, batch.size);
+        let (parts, output_grads) = loss_gradients(&out, &batch);
+        let fast = tape.backward(&output_grads, &device.clone().without_autodiff());
+
+        for (got, want) in [
+            (parts.policy, reference_parts.policy),
+            (parts.value, reference_parts.value),
+            (parts.moves_left, reference_parts.moves_left),
+            (parts.survival, reference_parts.survival),
+        ] {
+            assert!(
+                (got - want).abs() <= 1e-4 * want.abs().max(1.0),
+                "{parts:?} vs {reference_parts:?}"
+            );
+        }
+        let mut compare = Compare {
+            fast: &fast,
+            reference: &reference,
+            tolerance: 1e-3,
+            compared: 0,
+        };
+        net.visit(&mut compare);
+        // stem 3, per block 2 x 3 + pooled bias 2, policy 3 + 2, value
+        // 3 + 2 x 3 + survival 2.
+        assert_eq!(compare.compared, 3 + 2 * 6 + 2 + 5 + 11);
+        assert_eq!(fast.len(), compare.compared);
+    }
+
+    #[test]
+    fn the_fast_step_does_not_depend_on_the_thread_count() {
+        let config = config();
+        let device = cpu_device_autodiff();
+        let net = config.init(&device);
+        let batch = batch(&config, 40, 21);
+        let gradients = |threads: usize| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            pool.install(|| {
+                let (out, tape) = forward_train(&net, &batch.planes, batch.size);
+                let (parts, output_grads) = loss_gradients(&out, &batch);
+                let grads = tape.backward(&output_grads, &device.clone().without_autodiff());
+                (parts, grads)
+            })
+        };
+        let (one_parts, one) = gradients(1);
+        let (three_parts, three) = gradients(3);
+        assert_eq!(one_parts, three_parts);
+        let mut compare = Compare {
+            fast: &three,
+            reference: &one,
+            tolerance: 0.0,
+            compared: 0,
+        };
+        net.visit(&mut compare);
+        assert_eq!(compare.compared, one.len());
+    }
+
+    #[test]
+    fn the_fast_step_moves_the_running_statistics_as_autodiff_does() {
+        let config = config();
+        let device = cpu_device_autodiff();
+        let net = config.init(&device);
+        let batch = batch(&config, 5, 9);
+        // A learning rate of zero: only the running statistics change.
+        let mut fast = Trainer::from_net(net.clone(), &device, 0.0, 0.0);
+        let mut reference = Trainer::from_net(net, &device, 0.0, 0.0);
+        let before = FastNet::new(&fast.inference_net()).forward(&batch.planes, batch.size);
+        fast.step(&batch);
+        reference.step_autodiff(&batch);
+        let got = FastNet::new(&fast.inference_net()).forward(&batch.planes, batch.size);
+        let want = FastNet::new(&reference.inference_net()).forward(&batch.planes, batch.size);
+        let largest = |a: &[f32], b: &[f32]| {
+            a.iter()
+                .zip(b)
+                .map(|(x, y)| (x - y).abs())
+                .fold(0.0f32, f32::max)
+        };
+        assert!(largest(&got.policy, &want.policy) < 1e-4);
+        assert!(largest(&got.wdl, &want.wdl) < 1e-4);
+        assert!(largest(&got.survival, &want.survival) < 1e-4);
+        // ... and they did change.
+        assert!(largest(&before.policy, &want.policy) > 1e-3);
+    }
+
+    fn cpu_device_autodiff() -> Device {
+        jungle_net::cpu_device().autodiff()
     }
 }
