@@ -10,94 +10,20 @@
 //! [`crate::fast`].
 
 use crate::encoding::{POLICY_SLOTS, SQUARES};
-use crate::fast::{im2col, mean_over_squares, neighbourhoods, param, relu, values, CHUNK};
+use crate::fast::{
+    self, im2col, mean_over_squares, neighbourhoods, param, planes_to_rows, policy_slot, relu,
+    values, CHUNK,
+};
+use crate::linalg::{mul, Mat};
 use crate::model::PolicyValueNet;
 use burn::module::ParamId;
 use burn::nn::conv::Conv2d;
 use burn::nn::{BatchNorm, Linear};
 use burn::optim::GradientsParams;
 use burn::tensor::{Device, Tensor, TensorData};
-use gemm::{gemm, Parallelism};
 use rayon::prelude::*;
 
 type Hood = [[Option<usize>; 9]];
-
-/// A GEMM operand: `rows x cols` elements of `data` at the given strides.
-#[derive(Clone, Copy)]
-struct Mat<'a> {
-    data: &'a [f32],
-    rows: usize,
-    cols: usize,
-    row_stride: usize,
-    col_stride: usize,
-}
-
-impl<'a> Mat<'a> {
-    /// A row-major matrix.
-    fn new(data: &'a [f32], rows: usize, cols: usize) -> Mat<'a> {
-        assert!(data.len() >= rows * cols, "{rows} x {cols} matrix");
-        Mat {
-            data,
-            rows,
-            cols,
-            row_stride: cols,
-            col_stride: 1,
-        }
-    }
-
-    /// The transpose (a view).
-    fn t(self) -> Mat<'a> {
-        Mat {
-            rows: self.cols,
-            cols: self.rows,
-            row_stride: self.col_stride,
-            col_stride: self.row_stride,
-            ..self
-        }
-    }
-}
-
-/// `out` (row-major `a.rows x b.cols`) = `a * b`, or `+=` if `accumulate`.
-fn mul(a: Mat, b: Mat, out: &mut [f32], accumulate: bool) {
-    assert_eq!(a.cols, b.rows, "inner dimensions");
-    let (m, n, k) = (a.rows, b.cols, a.cols);
-    assert!(out.len() >= m * n, "{m} x {n} product");
-    if m == 0 || n == 0 {
-        return;
-    }
-    if k == 0 {
-        if !accumulate {
-            out[..m * n].fill(0.0);
-        }
-        return;
-    }
-    // SAFETY: `Mat::new` checked that each operand holds rows x cols
-    // elements at its row-major strides; the transposed views address the
-    // same elements, and `out` holds m x n.
-    unsafe {
-        gemm(
-            m,
-            n,
-            k,
-            out.as_mut_ptr(),
-            1,
-            n as isize,
-            accumulate,
-            a.data.as_ptr(),
-            a.col_stride as isize,
-            a.row_stride as isize,
-            b.data.as_ptr(),
-            b.col_stride as isize,
-            b.row_stride as isize,
-            1.0,
-            1.0,
-            false,
-            false,
-            false,
-            Parallelism::None,
-        )
-    }
-}
 
 /// Sum of each column of a row-major `[rows, c]` buffer.
 fn column_sums(x: &[f32], c: usize) -> Vec<f32> {
@@ -360,18 +286,19 @@ impl Norm {
     fn forward(&self, x: &mut [f32], relu: bool) -> NormTape {
         let c = self.gamma.len();
         let rows = (x.len() / c) as f64;
-        let [sum, squares] = channel_sums(x, c, |v, _| [v, v * v], &[]);
+        // Two passes, as burn does: the mean, then the squared deviations
+        // from it (one pass of sums of squares loses a channel whose spread
+        // is small beside its mean, e.g. one reading a constant plane).
+        let [sum, _] = channel_sums(x, c, |_, v, _| [v, 0.0], &[]);
         let mean: Vec<f64> = sum.iter().map(|s| s / rows).collect();
-        let variance: Vec<f64> = squares
-            .iter()
-            .zip(&mean)
-            .map(|(q, m)| (q / rows - m * m).max(0.0))
-            .collect();
+        let centre: Vec<f32> = mean.iter().map(|m| *m as f32).collect();
+        let [squares, _] = channel_sums(x, c, |ch, v, _| [(v - centre[ch]).powi(2), 0.0], &[]);
+        let variance: Vec<f64> = squares.iter().map(|q| q / rows).collect();
         let inv_std: Vec<f32> = variance
             .iter()
             .map(|v| (1.0 / (v + self.epsilon).sqrt()) as f32)
             .collect();
-        let mean: Vec<f32> = mean.iter().map(|m| *m as f32).collect();
+        let mean = centre;
         let mut normalized = vec![0.0; x.len()];
         normalized
             .par_chunks_mut(ROWS_PER_TASK * c)
@@ -410,7 +337,7 @@ impl Norm {
             relu_backward(grad, relu_out);
         }
         let rows = (grad.len() / c) as f32;
-        let [dbeta, dgamma] = channel_sums(grad, c, |g, n| [g, g * n], &tape.normalized);
+        let [dbeta, dgamma] = channel_sums(grad, c, |_, g, n| [g, g * n], &tape.normalized);
         let dbeta: Vec<f32> = dbeta.into_iter().map(|v| v as f32).collect();
         let dgamma: Vec<f32> = dgamma.into_iter().map(|v| v as f32).collect();
         let scale: Vec<f32> = (0..c)
@@ -442,14 +369,14 @@ impl Norm {
 const ROWS_PER_TASK: usize = 1024;
 
 /// Per-channel sums over the rows of `x` (`[rows, c]`) of the two values
-/// `f(x, other)` gives, `other` being the matching element of `other` (or
-/// 0 when `other` is empty). Tasks of [`ROWS_PER_TASK`] rows sum in `f32`
-/// and are added in `f64`, in order
-/// (the result does not depend on the number of threads).
+/// `f(channel, x, other)` gives, `other` being the matching element of
+/// `other` (or 0 when `other` is empty). Tasks of [`ROWS_PER_TASK`] rows
+/// sum in `f32` and are added in `f64`, in order (the result does not
+/// depend on the number of threads).
 fn channel_sums(
     x: &[f32],
     c: usize,
-    f: impl Fn(f32, f32) -> [f32; 2] + Sync,
+    f: impl Fn(usize, f32, f32) -> [f32; 2] + Sync,
     other: &[f32],
 ) -> [Vec<f64>; 2] {
     let task = ROWS_PER_TASK * c;
@@ -462,7 +389,7 @@ fn channel_sums(
             for (r, row) in x.chunks_exact(c).enumerate() {
                 for ch in 0..c {
                     let o = other.map_or(0.0, |o| o[r * c + ch]);
-                    let [u, v] = f(row[ch], o);
+                    let [u, v] = f(ch, row[ch], o);
                     a[ch] += u;
                     b[ch] += v;
                 }
@@ -481,38 +408,25 @@ fn channel_sums(
     sums
 }
 
-/// A dense layer: weights `[in, out]`, as burn stores them.
+/// A dense layer (weights `[in, out]`, as burn stores them) with its
+/// parameters' ids.
 struct Dense {
-    inputs: usize,
-    outputs: usize,
-    weight: Vec<f32>,
-    bias: Vec<f32>,
+    layer: fast::Dense,
     weight_id: ParamId,
     bias_id: Option<ParamId>,
 }
 
 impl Dense {
     fn read(linear: &Linear) -> Dense {
-        let [inputs, outputs] = linear.weight.val().dims();
         Dense {
-            inputs,
-            outputs,
-            weight: param(&linear.weight),
-            bias: linear.bias.as_ref().map_or(vec![0.0; outputs], param),
+            layer: fast::Dense::new(linear),
             weight_id: linear.weight.id,
             bias_id: linear.bias.as_ref().map(|b| b.id),
         }
     }
 
     fn forward(&self, input: &[f32], rows: usize) -> Vec<f32> {
-        let mut out: Vec<f32> = (0..rows).flat_map(|_| self.bias.iter().copied()).collect();
-        mul(
-            Mat::new(input, rows, self.inputs),
-            Mat::new(&self.weight, self.inputs, self.outputs),
-            &mut out,
-            true,
-        );
-        out
+        self.layer.forward(input, rows)
     }
 
     /// Pushes the parameter gradients for `grad` (`[rows, outputs]`) and
@@ -525,28 +439,28 @@ impl Dense {
         input_grad: &mut [f32],
         out: &mut Vec<ParamGrad>,
     ) {
-        let mut dw = vec![0.0; self.inputs * self.outputs];
+        let mut dw = vec![0.0; self.layer.inputs * self.layer.outputs];
         mul(
-            Mat::new(input, rows, self.inputs).t(),
-            Mat::new(grad, rows, self.outputs),
+            Mat::new(input, rows, self.layer.inputs).t(),
+            Mat::new(grad, rows, self.layer.outputs),
             &mut dw,
             false,
         );
         out.push(ParamGrad {
             id: self.weight_id,
-            shape: vec![self.inputs, self.outputs],
+            shape: vec![self.layer.inputs, self.layer.outputs],
             values: dw,
         });
         if let Some(id) = self.bias_id {
             out.push(ParamGrad {
                 id,
-                shape: vec![self.outputs],
-                values: column_sums(grad, self.outputs),
+                shape: vec![self.layer.outputs],
+                values: column_sums(grad, self.layer.outputs),
             });
         }
         mul(
-            Mat::new(grad, rows, self.outputs),
-            Mat::new(&self.weight, self.inputs, self.outputs).t(),
+            Mat::new(grad, rows, self.layer.outputs),
+            Mat::new(&self.layer.weight, self.layer.inputs, self.layer.outputs).t(),
             input_grad,
             true,
         );
@@ -675,13 +589,7 @@ pub fn forward_train(net: &PolicyValueNet, input: &[f32], batch: usize) -> (Trai
     let mut x = vec![0.0; rows * planes];
     x.par_chunks_mut(SQUARES * planes)
         .zip(input.par_chunks(SQUARES * planes))
-        .for_each(|(x, src)| {
-            for p in 0..planes {
-                for s in 0..SQUARES {
-                    x[s * planes + p] = src[p * SQUARES + s];
-                }
-            }
-        });
+        .for_each(|(x, src)| planes_to_rows(src, planes, x));
     // conv -> batch norm -> ReLU, returning the norm's tape and the output.
     let conv_norm_relu = |conv: &Conv, norm: &Norm, input: &[f32]| {
         let mut y = conv.forward(input, &hood);
@@ -723,12 +631,10 @@ pub fn forward_train(net: &PolicyValueNet, input: &[f32], batch: usize) -> (Trai
     let (policy_norm, policy_hidden) =
         conv_norm_relu(&layers.policy_conv, &layers.policy_norm, trunk);
     let logits = layers.policy_out.forward(&policy_hidden, &hood);
-    let dirs = layers.policy_out.cout;
     let mut policy = vec![0.0; batch * POLICY_SLOTS];
-    for (row, chunk) in logits.chunks_exact(dirs).enumerate() {
-        let (b, s) = (row / SQUARES, row % SQUARES);
+    for (row, chunk) in logits.chunks_exact(layers.policy_out.cout).enumerate() {
         for (d, v) in chunk.iter().enumerate() {
-            policy[b * POLICY_SLOTS + d * SQUARES + s] = *v;
+            policy[policy_slot(row, d)] = *v;
         }
     }
     let (value_norm, value_hidden) = conv_norm_relu(&layers.value_conv, &layers.value_norm, trunk);
@@ -776,7 +682,7 @@ impl Tape {
         let mut dtrunk = vec![0.0; rows * f];
 
         // Value head.
-        let hidden = l.value_fc.outputs;
+        let hidden = l.value_fc.layer.outputs;
         let mut dhidden = vec![0.0; batch * hidden];
         l.value_out.backward(
             &self.head_hidden,
@@ -795,7 +701,7 @@ impl Tape {
         if let Some(head) = &l.survival_out {
             assert_eq!(
                 grads.survival.len(),
-                batch * head.outputs,
+                batch * head.layer.outputs,
                 "survival gradients"
             );
             head.backward(
@@ -831,9 +737,8 @@ impl Tape {
         let dirs = l.policy_out.cout;
         let mut dlogits = vec![0.0; rows * dirs];
         for (row, chunk) in dlogits.chunks_exact_mut(dirs).enumerate() {
-            let (b, s) = (row / SQUARES, row % SQUARES);
             for (d, v) in chunk.iter_mut().enumerate() {
-                *v = grads.policy[b * POLICY_SLOTS + d * SQUARES + s];
+                *v = grads.policy[policy_slot(row, d)];
             }
         }
         let pc = l.policy_conv.cout;

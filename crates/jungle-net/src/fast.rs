@@ -2,17 +2,17 @@
 //! each convolution an im2col GEMM (the `gemm` crate, AVX-512/AVX2 kernels
 //! picked at run time) with batch norm folded into the weights. It reads
 //! the weights of a [`PolicyValueNet`] and matches burn's output within
-//! 1e-4; burn stays the source of truth for training and checkpoints.
+//! 1e-4; burn stays the source of truth for the weights and checkpoints.
 //!
 //! Activations are `[batch * 63, channels]`, one row per square.
 
 use crate::encoding::{POLICY_SLOTS, SQUARES};
+use crate::linalg::{mul, Mat};
 use crate::model::{PolicyValueNet, ResBlock};
 use burn::module::Param;
 use burn::nn::conv::Conv2d;
 use burn::nn::{BatchNorm, Linear};
 use burn::tensor::Tensor;
-use gemm::{gemm, Parallelism};
 use jungle_rules::{FILES, RANKS};
 
 /// Positions per GEMM pass. Measured on a 2-core AVX-512 machine (6x64 net,
@@ -51,32 +51,7 @@ pub(crate) fn param<const D: usize>(p: &Param<Tensor<D>>) -> Vec<f32> {
 
 /// out (m x n) = a (m x k) * b (k x n), all row-major, added to `out` if `accumulate`.
 fn matmul(m: usize, n: usize, k: usize, a: &[f32], b: &[f32], out: &mut [f32], accumulate: bool) {
-    assert!(a.len() >= m * k && b.len() >= k * n && out.len() >= m * n);
-    // SAFETY: the slices hold at least the m*k, k*n and m*n elements the
-    // row-major strides below address.
-    unsafe {
-        gemm(
-            m,
-            n,
-            k,
-            out.as_mut_ptr(),
-            1,
-            n as isize,
-            accumulate,
-            a.as_ptr(),
-            1,
-            k as isize,
-            b.as_ptr(),
-            1,
-            n as isize,
-            1.0,
-            1.0,
-            false,
-            false,
-            false,
-            Parallelism::None,
-        )
-    }
+    mul(Mat::new(a, m, k), Mat::new(b, k, n), out, accumulate);
 }
 
 /// A convolution with batch norm folded in: weights `[k*k*cin, cout]`.
@@ -168,16 +143,32 @@ pub(crate) fn im2col(input: &[f32], cin: usize, hood: &[[Option<usize>; 9]], col
     }
 }
 
+/// One position's planes-first input (`[planes, 63]`) to one row per
+/// square (`[63, planes]`).
+pub(crate) fn planes_to_rows(src: &[f32], planes: usize, rows: &mut [f32]) {
+    for p in 0..planes {
+        for s in 0..SQUARES {
+            rows[s * planes + p] = src[p * SQUARES + s];
+        }
+    }
+}
+
+/// The policy slot (`[batch, 252]`, slot = direction * 63 + square) of
+/// output row `row` (`[batch * 63, directions]`) and direction `dir`.
+pub(crate) fn policy_slot(row: usize, dir: usize) -> usize {
+    (row / SQUARES) * POLICY_SLOTS + dir * SQUARES + row % SQUARES
+}
+
 /// A dense layer: weights `[in, out]`.
-struct Dense {
-    inputs: usize,
-    outputs: usize,
-    weight: Vec<f32>,
-    bias: Vec<f32>,
+pub(crate) struct Dense {
+    pub(crate) inputs: usize,
+    pub(crate) outputs: usize,
+    pub(crate) weight: Vec<f32>,
+    pub(crate) bias: Vec<f32>,
 }
 
 impl Dense {
-    fn new(linear: &Linear) -> Dense {
+    pub(crate) fn new(linear: &Linear) -> Dense {
         let [inputs, outputs] = linear.weight.val().dims();
         Dense {
             inputs,
@@ -187,7 +178,8 @@ impl Dense {
         }
     }
 
-    fn forward(&self, input: &[f32], rows: usize) -> Vec<f32> {
+    /// `input` (`[rows, inputs]`) to `[rows, outputs]`.
+    pub(crate) fn forward(&self, input: &[f32], rows: usize) -> Vec<f32> {
         let mut out: Vec<f32> = (0..rows).flat_map(|_| self.bias.iter().copied()).collect();
         matmul(
             rows,
@@ -321,12 +313,11 @@ impl FastNet {
         // Planes-first to one row per square.
         let planes = self.planes;
         let mut x = vec![0.0; rows * planes];
-        for (b, src) in input.chunks_exact(planes * SQUARES).enumerate() {
-            for p in 0..planes {
-                for s in 0..SQUARES {
-                    x[(b * SQUARES + s) * planes + p] = src[p * SQUARES + s];
-                }
-            }
+        for (x, src) in x
+            .chunks_exact_mut(planes * SQUARES)
+            .zip(input.chunks_exact(planes * SQUARES))
+        {
+            planes_to_rows(src, planes, x);
         }
         let (mut cols, mut y, mut z) = (Vec::new(), Vec::new(), Vec::new());
         let mut trunk = Vec::new();
@@ -366,12 +357,10 @@ impl FastNet {
         relu(&mut y);
         self.policy_out
             .forward(&y, rows, &self.hood, &mut cols, &mut z);
-        let dirs = self.policy_out.cout;
         let mut policy = vec![0.0; batch * POLICY_SLOTS];
-        for (row, chunk) in z.chunks_exact(dirs).enumerate() {
-            let (b, s) = (row / SQUARES, row % SQUARES);
+        for (row, chunk) in z.chunks_exact(self.policy_out.cout).enumerate() {
             for (d, v) in chunk.iter().enumerate() {
-                policy[b * POLICY_SLOTS + d * SQUARES + s] = *v;
+                policy[policy_slot(row, d)] = *v;
             }
         }
         // Value and moves-left heads.

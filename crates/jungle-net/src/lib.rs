@@ -15,6 +15,7 @@ pub mod encoding;
 mod evaluator;
 pub mod export;
 pub mod fast;
+mod linalg;
 mod model;
 pub mod onnx;
 mod player;

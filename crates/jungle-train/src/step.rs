@@ -397,6 +397,37 @@ mod tests {
     }
 
     #[test]
+    fn the_fast_step_matches_autodiff_on_near_identical_positions() {
+        // One position repeated with a single plane varying: the batch
+        // norms see channels whose spread is tiny beside their mean.
+        let config = config();
+        let device = cpu_device_autodiff();
+        let net = config.init(&device);
+        let mut batch = batch(&config, 12, 5);
+        let len = config.encoding().planes() * SQUARES;
+        let first = batch.planes[..len].to_vec();
+        for (i, position) in batch.planes.chunks_exact_mut(len).enumerate() {
+            position.copy_from_slice(&first);
+            position[i] = 1.0 - position[i];
+        }
+        let (total, _) = loss(&net, &batch, &device);
+        let reference = GradientsParams::from_grads(total.backward(), &net);
+        let (out, tape) = forward_train(&net, &batch.planes, batch.size);
+        let fast = tape.backward(
+            &loss_gradients(&out, &batch).1,
+            &device.clone().without_autodiff(),
+        );
+        let mut compare = Compare {
+            fast: &fast,
+            reference: &reference,
+            tolerance: 1e-3,
+            compared: 0,
+        };
+        net.visit(&mut compare);
+        assert_eq!(compare.compared, fast.len());
+    }
+
+    #[test]
     fn the_fast_step_does_not_depend_on_the_thread_count() {
         let config = config();
         let device = cpu_device_autodiff();
@@ -427,6 +458,59 @@ mod tests {
         assert_eq!(compare.compared, one.len());
     }
 
+    /// The largest element-wise difference of two buffers.
+    fn largest_difference(a: &[f32], b: &[f32]) -> f32 {
+        a.iter()
+            .zip(b)
+            .map(|(x, y)| (x - y).abs())
+            .fold(0.0, f32::max)
+    }
+
+    /// Every trained parameter's values, by id.
+    struct Values(Vec<(burn::module::ParamId, Vec<f32>)>);
+
+    impl ModuleVisitor for Values {
+        fn visit_float<const D: usize>(&mut self, param: &Param<Tensor<D>>) {
+            if param.is_require_grad() {
+                let v = param.val().into_data().try_to_vec::<f32>().unwrap();
+                self.0.push((param.id, v));
+            }
+        }
+    }
+
+    fn parameters(trainer: &Trainer) -> Vec<(burn::module::ParamId, Vec<f32>)> {
+        let mut values = Values(Vec::new());
+        trainer.net.visit(&mut values);
+        values.0
+    }
+
+    #[test]
+    fn an_adam_step_on_the_fast_gradients_moves_every_parameter_as_autodiff() {
+        let config = config();
+        let device = cpu_device_autodiff();
+        let net = config.init(&device);
+        let batch = batch(&config, 7, 13);
+        let lr = 1e-3;
+        let mut fast = Trainer::from_net(net.clone(), &device, lr, 1e-4);
+        let mut reference = Trainer::from_net(net, &device, lr, 1e-4);
+        let before = parameters(&fast);
+        for _ in 0..2 {
+            fast.step(&batch);
+            reference.step_autodiff(&batch);
+        }
+        let (got, want) = (parameters(&fast), parameters(&reference));
+        assert_eq!(got.len(), before.len());
+        for (((id, g), (_, w)), (_, b)) in got.iter().zip(&want).zip(&before) {
+            let (moved, apart) = (largest_difference(g, b), largest_difference(g, w));
+            // Adam moves each weight by about the learning rate a step.
+            assert!(moved > lr as f32, "parameter {id} did not move ({moved})");
+            assert!(
+                apart < 0.1 * lr as f32,
+                "parameter {id}: {apart} from autodiff's"
+            );
+        }
+    }
+
     #[test]
     fn the_fast_step_moves_the_running_statistics_as_autodiff_does() {
         let config = config();
@@ -441,12 +525,7 @@ mod tests {
         reference.step_autodiff(&batch);
         let got = FastNet::new(&fast.inference_net()).forward(&batch.planes, batch.size);
         let want = FastNet::new(&reference.inference_net()).forward(&batch.planes, batch.size);
-        let largest = |a: &[f32], b: &[f32]| {
-            a.iter()
-                .zip(b)
-                .map(|(x, y)| (x - y).abs())
-                .fold(0.0f32, f32::max)
-        };
+        let largest = largest_difference;
         assert!(largest(&got.policy, &want.policy) < 1e-4);
         assert!(largest(&got.wdl, &want.wdl) < 1e-4);
         assert!(largest(&got.survival, &want.survival) < 1e-4);
