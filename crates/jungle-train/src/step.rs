@@ -359,19 +359,32 @@ mod tests {
         }
     }
 
+    /// Runs the fast pass and autodiff on `batch`, checks every parameter's
+    /// gradient (within 1e-3 of autodiff's norm); returns both losses and
+    /// the number of parameters compared.
+    fn check_gradients(net: &PolicyValueNet, batch: &Batch) -> (Losses, Losses, usize) {
+        let device = cpu_device_autodiff();
+        let (total, reference_parts) = loss(net, batch, &device);
+        let reference = GradientsParams::from_grads(total.backward(), net);
+        let (out, tape) = forward_train(net, &batch.planes, batch.size);
+        let (parts, output_grads) = loss_gradients(&out, batch);
+        let fast = tape.backward(&output_grads, &device.without_autodiff());
+        let mut compare = Compare {
+            fast: &fast,
+            reference: &reference,
+            tolerance: 1e-3,
+            compared: 0,
+        };
+        net.visit(&mut compare);
+        assert_eq!(fast.len(), compare.compared);
+        (parts, reference_parts, compare.compared)
+    }
+
     #[test]
     fn the_fast_step_has_the_losses_and_gradients_of_autodiff() {
         let config = config();
-        let device = cpu_device_autodiff();
-        let net = config.init(&device);
-        let batch = batch(&config, 6, 3);
-
-        let (total, reference_parts) = loss(&net, &batch, &device);
-        let reference = GradientsParams::from_grads(total.backward(), &net);
-        let (out, tape) = forward_train(&net, &batch.planes, batch.size);
-        let (parts, output_grads) = loss_gradients(&out, &batch);
-        let fast = tape.backward(&output_grads, &device.clone().without_autodiff());
-
+        let net = config.init(&cpu_device_autodiff());
+        let (parts, reference_parts, compared) = check_gradients(&net, &batch(&config, 6, 3));
         for (got, want) in [
             (parts.policy, reference_parts.policy),
             (parts.value, reference_parts.value),
@@ -383,17 +396,9 @@ mod tests {
                 "{parts:?} vs {reference_parts:?}"
             );
         }
-        let mut compare = Compare {
-            fast: &fast,
-            reference: &reference,
-            tolerance: 1e-3,
-            compared: 0,
-        };
-        net.visit(&mut compare);
         // stem 3, per block 2 x 3 + pooled bias 2, policy 3 + 2, value
         // 3 + 2 x 3 + survival 2.
-        assert_eq!(compare.compared, 3 + 2 * 6 + 2 + 5 + 11);
-        assert_eq!(fast.len(), compare.compared);
+        assert_eq!(compared, 3 + 2 * 6 + 2 + 5 + 11);
     }
 
     #[test]
@@ -401,8 +406,7 @@ mod tests {
         // One position repeated with a single plane varying: the batch
         // norms see channels whose spread is tiny beside their mean.
         let config = config();
-        let device = cpu_device_autodiff();
-        let net = config.init(&device);
+        let net = config.init(&cpu_device_autodiff());
         let mut batch = batch(&config, 12, 5);
         let len = config.encoding().planes() * SQUARES;
         let first = batch.planes[..len].to_vec();
@@ -410,21 +414,7 @@ mod tests {
             position.copy_from_slice(&first);
             position[i] = 1.0 - position[i];
         }
-        let (total, _) = loss(&net, &batch, &device);
-        let reference = GradientsParams::from_grads(total.backward(), &net);
-        let (out, tape) = forward_train(&net, &batch.planes, batch.size);
-        let fast = tape.backward(
-            &loss_gradients(&out, &batch).1,
-            &device.clone().without_autodiff(),
-        );
-        let mut compare = Compare {
-            fast: &fast,
-            reference: &reference,
-            tolerance: 1e-3,
-            compared: 0,
-        };
-        net.visit(&mut compare);
-        assert_eq!(compare.compared, fast.len());
+        assert_eq!(check_gradients(&net, &batch).2, 3 + 2 * 6 + 2 + 5 + 11);
     }
 
     #[test]
