@@ -133,8 +133,9 @@ pub(crate) fn im2col(input: &[f32], cin: usize, hood: &[[Option<usize>; 9]], col
         for (k, n) in hood[row % SQUARES].iter().enumerate() {
             if let Some(n) = n {
                 let src = &input[(base + n) * cin..(base + n + 1) * cin];
-                // An element loop, not `copy_from_slice`: short rows copy
-                // faster inline than through a `memmove` call.
+                // Compiled to one `memmove` call per neighbour: with the
+                // zero fill of `cols` before, a quarter of self-play's time
+                // in a profile (2026-12-01).
                 for (d, v) in col[k * cin..(k + 1) * cin].iter_mut().zip(src) {
                     *d = *v;
                 }
