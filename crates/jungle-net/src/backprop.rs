@@ -12,7 +12,7 @@
 use crate::encoding::{POLICY_SLOTS, SQUARES};
 use crate::fast::{
     self, im2col, mean_over_squares, neighbourhoods, param, planes_to_rows, policy_slot, relu,
-    values, CHUNK,
+    unfold_weight, values, CHUNK,
 };
 use crate::linalg::{mul, Mat};
 use crate::model::PolicyValueNet;
@@ -87,15 +87,7 @@ impl Conv {
         let [cout, cin, kh, kw] = conv.weight.val().dims();
         assert_eq!(kh, kw, "square kernels only");
         assert!(kh == 1 || kh == 3, "1x1 and 3x3 kernels only");
-        let w = param(&conv.weight);
-        let mut weight = vec![0.0; kh * kw * cin * cout];
-        for co in 0..cout {
-            for ci in 0..cin {
-                for k in 0..kh * kw {
-                    weight[(k * cin + ci) * cout + co] = w[(co * cin + ci) * kh * kw + k];
-                }
-            }
-        }
+        let weight = unfold_weight(&param(&conv.weight), cin, kh * kw, &vec![1.0; cout]);
         let mut flipped = Vec::new();
         if kh == 3 {
             flipped = vec![0.0; 9 * cout * cin];

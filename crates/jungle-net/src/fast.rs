@@ -54,6 +54,22 @@ fn matmul(m: usize, n: usize, k: usize, a: &[f32], b: &[f32], out: &mut [f32], a
     mul(Mat::new(a, m, k), Mat::new(b, k, n), out, accumulate);
 }
 
+/// burn's convolution weights `w` (`[cout, cin, k, k]`, `kk = k * k`) as
+/// the GEMM operand `[kk * cin, cout]` (row `kernel_pos * cin + ci`), each
+/// output channel `co` times `scale[co]` (`cout = scale.len()`).
+pub(crate) fn unfold_weight(w: &[f32], cin: usize, kk: usize, scale: &[f32]) -> Vec<f32> {
+    let cout = scale.len();
+    let mut weight = vec![0.0; kk * cin * cout];
+    for co in 0..cout {
+        for ci in 0..cin {
+            for k in 0..kk {
+                weight[(k * cin + ci) * cout + co] = w[((co * cin + ci) * kk) + k] * scale[co];
+            }
+        }
+    }
+    weight
+}
+
 /// A convolution with batch norm folded in: weights `[k*k*cin, cout]`.
 struct Conv {
     kernel: usize,
@@ -81,15 +97,7 @@ impl Conv {
                 bias[c] = beta[c] + (bias[c] - mean[c]) * scale[c];
             }
         }
-        let mut weight = vec![0.0; kh * kw * cin * cout];
-        for co in 0..cout {
-            for ci in 0..cin {
-                for k in 0..kh * kw {
-                    weight[(k * cin + ci) * cout + co] =
-                        w[((co * cin + ci) * kh * kw) + k] * scale[co];
-                }
-            }
-        }
+        let weight = unfold_weight(&w, cin, kh * kw, &scale);
         Conv {
             kernel: kh,
             cin,
