@@ -122,9 +122,6 @@ impl Conv {
         if self.kernel == 1 {
             return input;
         }
-        let rows = input.len() / self.cin;
-        cols.clear();
-        cols.resize(rows * self.width(), 0.0);
         im2col(input, self.cin, hood, cols);
         cols
     }
@@ -197,8 +194,6 @@ impl Conv {
                             // A "same" 3x3 convolution's input gradient is
                             // the output gradient convolved with the
                             // flipped kernel.
-                            dcols.clear();
-                            dcols.resize(rows * 9 * self.cout, 0.0);
                             im2col(grad, self.cout, hood, dcols);
                             mul(
                                 Mat::new(dcols, rows, 9 * self.cout),

@@ -124,30 +124,39 @@ impl Conv {
             matmul(rows, self.cout, self.cin, input, &self.weight, out, true);
             return;
         }
-        let width = 9 * self.cin;
-        cols.clear();
-        cols.resize(rows * width, 0.0);
         im2col(input, self.cin, hood, cols);
-        matmul(rows, self.cout, width, cols, &self.weight, out, true);
+        matmul(rows, self.cout, 9 * self.cin, cols, &self.weight, out, true);
     }
 }
 
-/// Fills `cols` (zeroed, `[rows, 9 * cin]`) with each row's 3x3
+/// Writes to `cols` (resized to `[rows, 9 * cin]`) each row's 3x3
 /// neighbourhood of `input` (`[rows, cin]`, whole positions of 63 rows),
-/// kernel-major: column `k * cin + c` is channel `c` of neighbour `k`.
-pub(crate) fn im2col(input: &[f32], cin: usize, hood: &[[Option<usize>; 9]], cols: &mut [f32]) {
+/// kernel-major: column `k * cin + c` is channel `c` of neighbour `k`,
+/// zero off the board. Every element is written, so the buffer is reused
+/// without clearing; neighbours next to each other on the board (a kernel
+/// row inside the board) are one copy.
+pub(crate) fn im2col(input: &[f32], cin: usize, hood: &[[Option<usize>; 9]], cols: &mut Vec<f32>) {
+    let rows = input.len() / cin;
+    cols.resize(rows * 9 * cin, 0.0);
     for (row, col) in cols.chunks_exact_mut(9 * cin).enumerate() {
         let base = row - row % SQUARES;
-        for (k, n) in hood[row % SQUARES].iter().enumerate() {
-            if let Some(n) = n {
-                let src = &input[(base + n) * cin..(base + n + 1) * cin];
-                // Compiled to one `memmove` call per neighbour: with the
-                // zero fill of `cols` before, a quarter of self-play's time
-                // in a profile (2026-12-01).
-                for (d, v) in col[k * cin..(k + 1) * cin].iter_mut().zip(src) {
-                    *d = *v;
-                }
+        let hood = &hood[row % SQUARES];
+        let mut k = 0;
+        while k < 9 {
+            let dst = &mut col[k * cin..];
+            let Some(n) = hood[k] else {
+                dst[..cin].fill(0.0);
+                k += 1;
+                continue;
+            };
+            // The run of neighbours at n, n + 1, ... in this kernel row.
+            let mut len = 1;
+            while k % 3 + len < 3 && hood[k + len] == Some(n + len) {
+                len += 1;
             }
+            let src = &input[(base + n) * cin..(base + n + len) * cin];
+            dst[..len * cin].copy_from_slice(src);
+            k += len;
         }
     }
 }
