@@ -127,6 +127,10 @@ fn the_engine_searches_with_a_network_once_one_is_set() {
     e.send("isready");
     let out = e.until("readyok");
     assert!(out[0].starts_with("info string network"), "{out:?}");
+    // The search runs with the quiescence term too.
+    e.send("setoption name Qsearch value 0.5");
+    e.send("isready");
+    assert_eq!(e.until("readyok")[0], "info string qsearch 0.5");
     e.send("position startpos");
     e.send("go nodes 200");
     let out = e.until("bestmove");

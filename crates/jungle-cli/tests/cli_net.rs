@@ -125,6 +125,16 @@ fn net_players_take_a_material_weight_only_with_the_survival_head() {
         assert!(!ok, "{bad}");
         assert!(stderr.contains("from 0 to 4"), "{bad}: {stderr}");
     }
+    // The quiescence term needs no survival head.
+    let (ok, stdout, stderr) = arena(&spec(&plain, ":qsearch=0.5"));
+    assert!(ok && stdout.contains("qsearch=0.5"), "{stderr}");
+    for bad in [":qsearch=5", ":qsearch=-1", ":qsearch=lots"] {
+        let (ok, _, stderr) = arena(&spec(&head, bad));
+        assert!(
+            !ok && stderr.contains("qsearch") && stderr.contains("from 0 to 4"),
+            "{bad}: {stderr}"
+        );
+    }
     // Without the simulations too.
     let (ok, _, stderr) = arena(&format!("net:{}:material=0.2", head.display()));
     assert!(ok, "{stderr}");

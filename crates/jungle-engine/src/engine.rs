@@ -4,7 +4,8 @@
 //! `setoption name Network value CHECKPOINT` switches to the network's
 //! search (PUCT, run in chunks so `stop` and time limits are honoured);
 //! `setoption name Material value W` adds the survival head's material term
-//! to its value (`jungle_net::with_material`); `setoption name Safety value
+//! to its value (`jungle_net::with_material`); `setoption name Qsearch value
+//! W` the quiescence term (`jungle_mcts::WithQuiescence`); `setoption name Safety value
 //! N` sets how many moves ahead the root safety check looks for forced wins
 //! (`safety_moves`; 0 turns it off).
 //! Input is read on its own thread, so `stop` and `quit` reach a running
@@ -13,7 +14,8 @@
 
 use crate::protocol::{parse, Command, GoLimit, Start};
 use jungle_mcts::players::AlphaBeta;
-use jungle_mcts::{search, Player, Search, SearchConfig, PLAY_SAFETY_MOVES};
+use jungle_mcts::quiescence::check_quiescence_weight;
+use jungle_mcts::{search, Player, Search, SearchConfig, WithQuiescence, PLAY_SAFETY_MOVES};
 use jungle_net::{
     check_material_weight, cpu_device, load_checkpoint, NetEvaluator, NoSurvivalHead,
     PolicyValueNet,
@@ -45,6 +47,8 @@ pub struct Engine {
     network: Option<(PathBuf, PolicyValueNet)>,
     /// Weight of the survival head's material term in the network's value.
     material: f32,
+    /// Weight of the quiescence term in the network's value.
+    qsearch: f32,
     /// Moves of the network search's root safety check (`safety_moves`).
     safety: u32,
     nodes: u64,
@@ -68,6 +72,7 @@ impl Engine {
             variant: "standard".to_string(),
             network: None,
             material: 0.0,
+            qsearch: 0.0,
             safety: PLAY_SAFETY_MOVES,
             nodes: DEFAULT_NODES,
             depth: DEFAULT_DEPTH,
@@ -85,6 +90,7 @@ impl Engine {
             "option name Variant type string default standard".to_string(),
             "option name Network type string default <empty>".to_string(),
             "option name Material type string default 0".to_string(),
+            "option name Qsearch type string default 0".to_string(),
             format!(
                 "option name Safety type spin default {PLAY_SAFETY_MOVES} min 0 max {MAX_SAFETY}"
             ),
@@ -133,6 +139,14 @@ impl Engine {
                 self.material = weight;
                 Ok(format!("material {weight}"))
             }
+            "qsearch" => {
+                let weight: f32 = value
+                    .parse()
+                    .map_err(|_| format!("Qsearch `{value}` is not a number"))?;
+                check_quiescence_weight(weight).map_err(|e| format!("Qsearch: {e}"))?;
+                self.qsearch = weight;
+                Ok(format!("qsearch {weight}"))
+            }
             "safety" => {
                 self.safety = value
                     .parse()
@@ -159,7 +173,7 @@ impl Engine {
                 Ok(format!("depth {}", self.depth))
             }
             _ => Err(format!(
-                "unknown option `{name}`; expected Variant, Network, Material, Safety, Nodes or Depth"
+                "unknown option `{name}`; expected Variant, Network, Material, Qsearch, Safety, Nodes or Depth"
             )),
         }
     }
@@ -216,9 +230,10 @@ impl Engine {
         let tree = self
             .search
             .get_or_insert_with(|| Search::new(rules.clone(), config, seed));
-        let mut evaluator = NetEvaluator::new(net, rules)
+        let evaluator = NetEvaluator::new(net, rules.clone())
             .with_material_weight(self.material)
             .expect("Material and Network are checked together in set_option");
+        let mut evaluator = WithQuiescence::new(evaluator, rules, self.qsearch);
         let mut total: u64 = 0;
         loop {
             let chunk = match limit {
@@ -434,9 +449,22 @@ mod tests {
         let out = run(&mut e, "setoption name Safety value 0");
         assert_eq!(out, ["info string safety 0"]);
         assert_eq!(e.safety, 0);
+        for bad in ["4.5", "-1", "much"] {
+            let out = run(&mut e, &format!("setoption name Qsearch value {bad}"));
+            assert!(
+                out[0].starts_with("info string error: Qsearch"),
+                "{bad}: {out:?}"
+            );
+        }
+        assert_eq!(e.qsearch, 0.0);
+        let out = run(&mut e, "setoption name Qsearch value 0.5");
+        assert_eq!(out, ["info string qsearch 0.5"]);
+        assert_eq!(e.qsearch, 0.5);
         let out = run(&mut e, "jcei");
         assert!(
-            out.iter().any(|l| l.starts_with("option name Safety")),
+            ["Safety", "Qsearch"].iter().all(|o| out
+                .iter()
+                .any(|l| l.starts_with(&format!("option name {o}")))),
             "{out:?}"
         );
         let out = run(&mut e, "perft 3");

@@ -8,7 +8,7 @@ use crate::encoding::{move_slot, Encoding, POLICY_SLOTS};
 use crate::fast::FastNet;
 use crate::model::{PolicyValueNet, SURVIVAL_OUTPUTS};
 use burn::module::Module;
-use jungle_mcts::{softmax, EvalInput, Evaluation, Evaluator};
+use jungle_mcts::{shift_value, softmax, EvalInput, Evaluation, Evaluator};
 use jungle_rules::Rules;
 
 /// Writes the planes of every input in `encoding` into `out` (resized to fit).
@@ -68,9 +68,7 @@ pub fn with_material(wdl: [f32; 3], survival_logits: &[f32], weight: f32) -> [f3
     let balance = (alive(&survival_logits[..ANIMALS])
         - alive(&survival_logits[ANIMALS..2 * ANIMALS]))
         / ANIMALS as f32;
-    let value = (wdl[0] - wdl[2] + weight * balance).clamp(-1.0, 1.0);
-    let draw = wdl[1].min(1.0 - value.abs());
-    [(1.0 - draw + value) / 2.0, draw, (1.0 - draw - value) / 2.0]
+    shift_value(wdl, weight * balance)
 }
 
 /// Largest accepted material weight (the term is at most the weight).

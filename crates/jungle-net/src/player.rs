@@ -1,14 +1,16 @@
-//! `net:CHECKPOINT[:SIMS][:material=W][:KEY=VALUE...]`: a network
-//! searching with PUCT (default 200 simulations per move), its value
-//! optionally with the material term of [`crate::with_material`], its search
-//! keys optionally changed.
+//! `net:CHECKPOINT[:SIMS][:material=W][:qsearch=W][:KEY=VALUE...]`: a
+//! network searching with PUCT (default 200 simulations per move), its
+//! value optionally with the material term of [`crate::with_material`] and
+//! the quiescence term of [`jungle_mcts::WithQuiescence`], its search keys
+//! optionally changed.
 
 use crate::checkpoint::{load_checkpoint, CheckpointError};
 use crate::evaluator::{check_material_weight, NetEvaluator, NoSurvivalHead, MAX_MATERIAL_WEIGHT};
 use crate::model::PolicyValueNet;
 use burn::tensor::Device;
 use jungle_mcts::players::MctsPlayer;
-use jungle_mcts::{Player, PlayerFactory, Search, SearchConfig};
+use jungle_mcts::quiescence::{check_quiescence_weight, MAX_QUIESCENCE_WEIGHT};
+use jungle_mcts::{Player, PlayerFactory, Search, SearchConfig, WithQuiescence};
 use jungle_rules::Rules;
 use std::path::PathBuf;
 
@@ -16,7 +18,7 @@ use std::path::PathBuf;
 pub const DEFAULT_NET_SIMULATIONS: u32 = 200;
 
 /// The form of a `net:` spec, for messages.
-pub const NET_SPEC_FORM: &str = "net:CHECKPOINT[:SIMS][:material=W][:KEY=VALUE...]";
+pub const NET_SPEC_FORM: &str = "net:CHECKPOINT[:SIMS][:material=W][:qsearch=W][:KEY=VALUE...]";
 
 /// A network player spec with its checkpoint loaded.
 #[derive(Debug)]
@@ -25,6 +27,7 @@ pub struct NetSpec {
     checkpoint: PathBuf,
     search: SearchConfig,
     material_weight: f32,
+    qsearch_weight: f32,
     net: PolicyValueNet,
     rules: Rules,
 }
@@ -54,7 +57,8 @@ impl NetSpec {
     /// Parses [`NET_SPEC_FORM`] and loads the checkpoint on `device`.
     /// `KEY=VALUE` options set keys of the player's search (those of
     /// `[selfplay.search]`, e.g. `cpuct=2.5`, `solver=false`) over
-    /// [`SearchConfig::for_play`]; `material=W` sets the material weight.
+    /// [`SearchConfig::for_play`]; `material=W` sets the material weight,
+    /// `qsearch=W` the quiescence weight.
     pub fn parse(spec: &str, device: &Device) -> Result<NetSpec, NetSpecError> {
         let syntax = |problem: &str| NetSpecError::Syntax {
             spec: spec.to_string(),
@@ -90,8 +94,18 @@ impl NetSpec {
         }
         let mut search = SearchConfig::for_play(simulations);
         let mut material_weight = 0.0;
+        let mut qsearch_weight = 0.0;
         for (key, value) in options {
-            if key == "material" {
+            if key == "qsearch" {
+                qsearch_weight = match value.parse::<f32>() {
+                    Ok(w) if check_quiescence_weight(w).is_ok() => w,
+                    _ => {
+                        return Err(syntax(&format!(
+                            "`qsearch={value}`: expected a number from 0 to {MAX_QUIESCENCE_WEIGHT}"
+                        )))
+                    }
+                };
+            } else if key == "material" {
                 material_weight = match value.parse::<f32>() {
                     Ok(w) if check_material_weight(w).is_ok() => w,
                     _ => {
@@ -119,6 +133,7 @@ impl NetSpec {
             checkpoint,
             search,
             material_weight,
+            qsearch_weight,
             net: loaded.net,
             rules: loaded.meta.rules,
         })
@@ -145,6 +160,10 @@ impl PlayerFactory for NetSpec {
         let evaluator = NetEvaluator::new(&self.net, rules.clone())
             .with_material_weight(self.material_weight)
             .expect("checked in NetSpec::parse");
+        if self.qsearch_weight == 0.0 {
+            return Box::new(MctsPlayer::new(self.spec.clone(), search, evaluator));
+        }
+        let evaluator = WithQuiescence::new(evaluator, rules.clone(), self.qsearch_weight);
         Box::new(MctsPlayer::new(self.spec.clone(), search, evaluator))
     }
 }

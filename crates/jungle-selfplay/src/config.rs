@@ -1,6 +1,7 @@
 //! Self-play settings (a `[selfplay]` table in a config file).
 
-use jungle_mcts::{RootSelection, SearchConfig};
+use jungle_mcts::quiescence::check_quiescence_weight;
+use jungle_mcts::{RootSelection, SearchConfig, WithQuiescence};
 use jungle_net::{NetEvaluator, PolicyValueNet};
 use jungle_rules::Rules;
 use serde::{Deserialize, Serialize};
@@ -41,6 +42,10 @@ pub struct SelfPlayConfig {
     /// expects each side to keep); 0 leaves the value as it is. Needs a
     /// network with the survival head.
     pub material_weight: f32,
+    /// Weight of the quiescence term in the value during the search
+    /// (`jungle_mcts::WithQuiescence`: the hand-written evaluation after
+    /// the captures a position leads to); 0 leaves the value as it is.
+    pub qsearch_weight: f32,
     /// The search (its `simulations` is set per move from the fields above).
     pub search: SearchConfig,
 }
@@ -60,6 +65,7 @@ impl Default for SelfPlayConfig {
             max_plies: 1000,
             games_per_shard: 32,
             material_weight: 0.0,
+            qsearch_weight: 0.0,
             search: SearchConfig {
                 root: RootSelection::Gumbel,
                 gumbel_noise: true,
@@ -97,22 +103,28 @@ impl SelfPlayConfig {
             return Err("key `max_plies` is 0, expected at least 1".into());
         }
         jungle_net::check_material_weight(self.material_weight).map_err(|e| format!("key {e}"))?;
+        check_quiescence_weight(self.qsearch_weight).map_err(|e| format!("key {e}"))?;
         self.search.validate().map_err(|e| format!("[search] {e}"))
     }
 
     /// One evaluator of `net` per worker, each with this config's
-    /// `material_weight`; fails (naming the key) when the weight is not 0
-    /// and the network has no survival head.
+    /// `material_weight` and `qsearch_weight`; fails (naming the key) when
+    /// the material weight is not 0 and the network has no survival head.
     pub fn evaluators(
         &self,
         net: &PolicyValueNet,
         rules: &Rules,
-    ) -> Result<Vec<NetEvaluator>, String> {
+    ) -> Result<Vec<WithQuiescence<NetEvaluator>>, String> {
         (0..self.worker_count())
             .map(|_| {
-                NetEvaluator::new(net, rules.clone())
+                let evaluator = NetEvaluator::new(net, rules.clone())
                     .with_material_weight(self.material_weight)
-                    .map_err(|e| format!("[selfplay] {e}"))
+                    .map_err(|e| format!("[selfplay] {e}"))?;
+                Ok(WithQuiescence::new(
+                    evaluator,
+                    rules.clone(),
+                    self.qsearch_weight,
+                ))
             })
             .collect()
     }

@@ -167,6 +167,10 @@ pub struct EvalSection {
     /// `[selfplay] material_weight`); 0 plays the network's value alone.
     #[serde(default)]
     pub material_weight: f32,
+    /// Weight of the quiescence term in the network players' value (as
+    /// `[selfplay] qsearch_weight`, `net:...:qsearch=W`); 0 leaves it out.
+    #[serde(default)]
+    pub qsearch_weight: f32,
 }
 
 fn one() -> u32 {
@@ -277,6 +281,8 @@ impl TrainConfig {
         }
         jungle_net::check_material_weight(self.eval.material_weight)
             .map_err(|e| format!("[eval] key {e}"))?;
+        jungle_mcts::quiescence::check_quiescence_weight(self.eval.qsearch_weight)
+            .map_err(|e| format!("[eval] key {e}"))?;
         for (section, weight) in [
             ("selfplay", self.selfplay.material_weight),
             ("eval", self.eval.material_weight),
@@ -307,6 +313,7 @@ mod tests {
         assert_eq!(tiny.run.generations, 2);
         // The smoke run goes through the material term in both places.
         assert!(tiny.selfplay.material_weight > 0.0 && tiny.eval.material_weight > 0.0);
+        assert!(tiny.selfplay.qsearch_weight > 0.0 && tiny.eval.qsearch_weight > 0.0);
     }
 
     #[test]
@@ -377,11 +384,11 @@ mod tests {
         let with = |selfplay: &str, eval: &str, head: bool| {
             let text = TINY_CONFIG
                 .replace(
-                    "games_per_shard = 4\nmaterial_weight = 0.6   # exercises the material term in self-play (the default keeps 0)",
+                    "games_per_shard = 4\nmaterial_weight = 0.6   # exercises the material term in self-play (the default keeps 0)\nqsearch_weight = 0.5    # and the quiescence term",
                     &format!("games_per_shard = 4\n{selfplay}"),
                 )
                 .replace(
-                    "opening_plies = 4\nmaterial_weight = 0.6",
+                    "opening_plies = 4\nmaterial_weight = 0.6\nqsearch_weight = 0.5",
                     &format!("opening_plies = 4\n{eval}"),
                 )
                 .replace("survival_head = true", &format!("survival_head = {head}"));
@@ -404,16 +411,24 @@ mod tests {
                 "{e}"
             );
         }
-        for (selfplay, eval, section) in [
-            ("material_weight = -1", "", "[selfplay]"),
-            ("", "material_weight = 7", "[eval]"),
+        for (selfplay, eval, section, key) in [
+            ("material_weight = -1", "", "[selfplay]", "material_weight"),
+            ("", "material_weight = 7", "[eval]", "material_weight"),
+            ("qsearch_weight = -0.5", "", "[selfplay]", "qsearch_weight"),
+            ("", "qsearch_weight = 4.5", "[eval]", "qsearch_weight"),
         ] {
             let e = with(selfplay, eval, true).unwrap_err();
             assert!(
-                e.contains(section) && e.contains("material_weight") && e.contains("0 to 4"),
+                e.contains(section) && e.contains(key) && e.contains("0 to 4"),
                 "{e}"
             );
         }
+        // The quiescence weight needs no survival head.
+        let ok = with("qsearch_weight = 0.5", "qsearch_weight = 1", false).unwrap();
+        assert_eq!(
+            (ok.selfplay.qsearch_weight, ok.eval.qsearch_weight),
+            (0.5, 1.0)
+        );
     }
 
     #[test]

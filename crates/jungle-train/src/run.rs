@@ -449,6 +449,9 @@ impl Run {
             if cfg.material_weight != 0.0 {
                 text += &format!(":material={}", cfg.material_weight);
             }
+            if cfg.qsearch_weight != 0.0 {
+                text += &format!(":qsearch={}", cfg.qsearch_weight);
+            }
             NetSpec::parse(&text, &device).map_err(|e| e.to_string())
         };
         let current = spec(current_step)?;

@@ -4,20 +4,15 @@
 //! evaluation. The game's draw rules are applied inside the search.
 
 use super::{legal, Decision, Player};
-use crate::heuristic::{self, MATERIAL};
-use jungle_rules::{
-    end_of_game, legal_moves_in_history, repetitions, Game, Move, Position, Rules, DEN,
-};
+use crate::heuristic;
+use crate::quiescence::{order_moves, quiescence, QUIESCENCE_PLIES, WIN};
+use jungle_rules::{end_of_game, legal_moves_in_history, repetitions, Game, Move, Position, Rules};
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-/// Score of a won position at the root; wins sooner score higher.
-const WIN: i32 = 1_000_000;
 /// Above this a score is a forced result, not an evaluation.
 const WIN_THRESHOLD: i32 = WIN - 1000;
-/// Deepest capture sequence the quiescence search follows.
-const QUIESCENCE_PLIES: u32 = 6;
 /// log2 of the transposition table's entries.
 const TT_BITS: u32 = 18;
 
@@ -88,22 +83,6 @@ impl AlphaBeta {
         })
     }
 
-    /// Orders moves: the table move, den entries, captures by victim value.
-    fn order(&self, pos: &Position, moves: &mut [Move], first: Option<Move>) {
-        let den = DEN[(!pos.side_to_move()).index()];
-        let key = |mv: &Move| -> i32 {
-            if Some(*mv) == first {
-                i32::MIN
-            } else if den.has(mv.to()) {
-                i32::MIN + 1
-            } else {
-                -pos.piece_at(mv.to())
-                    .map_or(0, |p| MATERIAL[p.animal().index()])
-            }
-        };
-        moves.sort_by_key(key);
-    }
-
     fn negamax(&mut self, pos: &Position, depth: u32, mut alpha: i32, beta: i32, ply: u32) -> i32 {
         self.nodes += 1;
         let moves = legal_moves_in_history(pos, &self.rules, &self.history);
@@ -111,7 +90,15 @@ impl AlphaBeta {
             return score;
         }
         if depth == 0 {
-            return self.quiescence(pos, alpha, beta, ply, QUIESCENCE_PLIES);
+            return quiescence(
+                pos,
+                &self.rules,
+                alpha,
+                beta,
+                ply,
+                QUIESCENCE_PLIES,
+                &mut self.nodes,
+            );
         }
         let key = pos.hash();
         let entry = self.probe(key);
@@ -126,7 +113,7 @@ impl AlphaBeta {
             }
         }
         let mut ordered: Vec<Move> = moves.iter().copied().collect();
-        self.order(pos, &mut ordered, entry.and_then(|e| e.best));
+        order_moves(pos, &mut ordered, entry.and_then(|e| e.best));
         let alpha_start = alpha;
         let mut best = i32::MIN;
         let mut best_move = None;
@@ -158,46 +145,6 @@ impl AlphaBeta {
             bound,
             best: best_move,
         });
-        best
-    }
-
-    /// Stand pat on the evaluation, or follow captures and den entries.
-    fn quiescence(
-        &mut self,
-        pos: &Position,
-        mut alpha: i32,
-        beta: i32,
-        ply: u32,
-        left: u32,
-    ) -> i32 {
-        let stand = heuristic::evaluate(pos);
-        if stand >= beta || left == 0 {
-            return stand;
-        }
-        alpha = alpha.max(stand);
-        let den = DEN[(!pos.side_to_move()).index()];
-        let enemy = pos.occupied(!pos.side_to_move());
-        let mut forcing: Vec<Move> = pos
-            .legal_moves(&self.rules)
-            .iter()
-            .copied()
-            .filter(|m| enemy.has(m.to()) || den.has(m.to()))
-            .collect();
-        self.order(pos, &mut forcing, None);
-        let mut best = stand;
-        for mv in forcing {
-            self.nodes += 1;
-            let child = pos.play(mv);
-            let score = match child.winner() {
-                Some(_) => WIN - ply as i32 - 1,
-                None => -self.quiescence(&child, -beta, -alpha, ply + 1, left - 1),
-            };
-            best = best.max(score);
-            alpha = alpha.max(score);
-            if alpha >= beta {
-                break;
-            }
-        }
         best
     }
 
