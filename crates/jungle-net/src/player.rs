@@ -95,25 +95,22 @@ impl NetSpec {
         let mut search = SearchConfig::for_play(simulations);
         let mut material_weight = 0.0;
         let mut qsearch_weight = 0.0;
+        // A weight key: a number from 0 to `max` that `check` accepts.
+        let weight =
+            |key: &str, value: &str, max: f32, check: fn(f32) -> Result<(), String>| match value
+                .parse::<f32>()
+            {
+                Ok(w) if check(w).is_ok() => Ok(w),
+                _ => Err(syntax(&format!(
+                    "`{key}={value}`: expected a number from 0 to {max}"
+                ))),
+            };
         for (key, value) in options {
             if key == "qsearch" {
-                qsearch_weight = match value.parse::<f32>() {
-                    Ok(w) if check_quiescence_weight(w).is_ok() => w,
-                    _ => {
-                        return Err(syntax(&format!(
-                            "`qsearch={value}`: expected a number from 0 to {MAX_QUIESCENCE_WEIGHT}"
-                        )))
-                    }
-                };
+                qsearch_weight =
+                    weight(key, value, MAX_QUIESCENCE_WEIGHT, check_quiescence_weight)?;
             } else if key == "material" {
-                material_weight = match value.parse::<f32>() {
-                    Ok(w) if check_material_weight(w).is_ok() => w,
-                    _ => {
-                        return Err(syntax(&format!(
-                            "`material={value}`: expected a number from 0 to {MAX_MATERIAL_WEIGHT}"
-                        )))
-                    }
-                };
+                material_weight = weight(key, value, MAX_MATERIAL_WEIGHT, check_material_weight)?;
             } else {
                 search
                     .set(key, value)
