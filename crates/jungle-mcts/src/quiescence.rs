@@ -86,16 +86,22 @@ pub fn quiescence_score(pos: &Position, rules: &Rules) -> i32 {
 /// Largest accepted quiescence weight.
 pub const MAX_QUIESCENCE_WEIGHT: f32 = 4.0;
 
-/// Checks a quiescence weight: a number from 0 to
-/// [`MAX_QUIESCENCE_WEIGHT`]; the message names the key.
-pub fn check_quiescence_weight(weight: f32) -> Result<(), String> {
-    if (0.0..=MAX_QUIESCENCE_WEIGHT).contains(&weight) {
+/// Checks a value-term weight named `key`: a number from 0 to `max`; the
+/// message names the key.
+pub fn check_weight(key: &str, weight: f32, max: f32) -> Result<(), String> {
+    if (0.0..=max).contains(&weight) {
         Ok(())
     } else {
         Err(format!(
-            "`qsearch_weight` is {weight}, expected a number from 0 to {MAX_QUIESCENCE_WEIGHT}"
+            "`{key}` is {weight}, expected a number from 0 to {max}"
         ))
     }
+}
+
+/// Checks a quiescence weight: a number from 0 to
+/// [`MAX_QUIESCENCE_WEIGHT`]; the message names the key.
+pub fn check_quiescence_weight(weight: f32) -> Result<(), String> {
+    check_weight("qsearch_weight", weight, MAX_QUIESCENCE_WEIGHT)
 }
 
 /// Another evaluator with `weight x` the squashed quiescence score

@@ -77,13 +77,7 @@ pub const MAX_MATERIAL_WEIGHT: f32 = 4.0;
 /// Checks a `material_weight` value: a number from 0 to
 /// [`MAX_MATERIAL_WEIGHT`]; the message names the key.
 pub fn check_material_weight(weight: f32) -> Result<(), String> {
-    if (0.0..=MAX_MATERIAL_WEIGHT).contains(&weight) {
-        Ok(())
-    } else {
-        Err(format!(
-            "`material_weight` is {weight}, expected a number from 0 to {MAX_MATERIAL_WEIGHT}"
-        ))
-    }
+    jungle_mcts::quiescence::check_weight("material_weight", weight, MAX_MATERIAL_WEIGHT)
 }
 
 /// Evaluates positions with a network in inference mode on the fast path.
