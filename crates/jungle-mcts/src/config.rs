@@ -97,6 +97,16 @@ pub struct SearchConfig {
     /// Nodes (move generations) the safety check may search per move; when
     /// they run out, a move not yet proven to lose counts as safe.
     pub safety_nodes: u64,
+    /// Implicit minimax backups (Lanctot et al., 2014): every node the
+    /// search has evaluated also keeps the minimax, over the tree below
+    /// it, of the quiescence search's score at its leaves
+    /// ([`crate::quiescence::quiescence_score`] squashed by
+    /// [`crate::heuristic::to_value`]), and selection values a visited
+    /// child at `1 - w` times its mean plus `w` times that minimax. The
+    /// means still come from the evaluator alone; the minimax carries the
+    /// exchanges the tree has seen to the root without being averaged
+    /// away. From 0 (off: no quiescence search is run) to 1.
+    pub minimax_weight: f32,
 }
 
 /// How far the root safety check of players looks ([`SearchConfig::for_play`]):
@@ -128,6 +138,7 @@ impl Default for SearchConfig {
             draw_value: 0.0,
             safety_moves: 0,
             safety_nodes: 200_000,
+            minimax_weight: 0.0,
         }
     }
 }
@@ -204,6 +215,12 @@ impl SearchConfig {
             return Err(format!(
                 "key `dirichlet_fraction` is {}, expected a number from 0 to 1",
                 self.dirichlet_fraction
+            ));
+        }
+        if !(0.0..=1.0).contains(&self.minimax_weight) {
+            return Err(format!(
+                "key `minimax_weight` is {}, expected a number from 0 to 1",
+                self.minimax_weight
             ));
         }
         if !(-1.0..=1.0).contains(&self.draw_value) {
@@ -306,6 +323,13 @@ mod tests {
             ..SearchConfig::default()
         });
         assert!(e.contains("draw_value") && e.contains("-1 to 1"), "{e}");
+        for w in [-0.1, 1.5, f32::NAN] {
+            let e = bad(SearchConfig {
+                minimax_weight: w,
+                ..SearchConfig::default()
+            });
+            assert!(e.contains("minimax_weight") && e.contains("0 to 1"), "{e}");
+        }
         let e = bad(SearchConfig {
             cpuct: 0.0,
             ..SearchConfig::default()

@@ -7,6 +7,8 @@ use crate::config::{RootSelection, SearchConfig};
 use crate::evaluator::{EvalInput, Evaluation, Evaluator};
 use crate::forced::ForcedWins;
 use crate::gumbel::{considered_visit_sequence, softmax, transformed_completed_q, RootEdge};
+use crate::heuristic;
+use crate::quiescence::quiescence_score;
 use crate::tactics::{forced_loss, winning_move, wins_in_two};
 use crate::tree::{Node, NodeState, Tree};
 use jungle_rules::{
@@ -48,6 +50,9 @@ struct Pending {
     position: Position,
     moves: MoveList,
     repetitions: u32,
+    /// The squashed quiescence score for the side to move (with
+    /// `minimax_weight`; 0 otherwise).
+    quiescence: f32,
 }
 
 /// Per-search state of Gumbel root selection.
@@ -334,7 +339,9 @@ impl Search {
             let node = leaf.node as usize;
             let value = eval.value();
             self.tree.expand(node, leaf.moves.as_slice(), &eval.policy);
-            self.tree.nodes[node].value = -value;
+            let n = &mut self.tree.nodes[node];
+            n.value = -value;
+            n.minimax = -leaf.quiescence;
             let was_root = node == 0;
             let start = leaf.path_start as usize;
             self.backup(start, leaf.path_len as usize, value);
@@ -361,8 +368,27 @@ impl Search {
             n.value_sum += v;
             v = -v;
         }
+        if self.config.minimax_weight > 0.0 {
+            self.back_up_minimax(path_start, path_len);
+        }
         if self.config.solver {
             self.propagate_proof(path_start, path_len);
+        }
+    }
+
+    /// Implicit minimax backups: each node above the path's end takes the
+    /// best of its evaluated children's minimax values, for its side to move.
+    fn back_up_minimax(&mut self, path_start: usize, path_len: usize) {
+        for i in (path_start..path_start + path_len - 1).rev() {
+            let node = self.paths[i] as usize;
+            let best = self.tree.nodes[self.tree.nodes[node].children()]
+                .iter()
+                .filter(|c| c.evaluated())
+                .map(|c| c.minimax)
+                .fold(f32::NEG_INFINITY, f32::max);
+            if best.is_finite() {
+                self.tree.nodes[node].minimax = -best;
+            }
         }
     }
 
@@ -388,6 +414,7 @@ impl Search {
             n.state = NodeState::Terminal;
             // From the point of view of the side that moved into `parent`.
             n.value = -best;
+            n.minimax = -best;
         }
     }
 
@@ -481,11 +508,17 @@ impl Search {
                 let n = &mut self.tree.nodes[node];
                 n.state = NodeState::Terminal;
                 n.value = -value;
+                n.minimax = -value;
                 return self.score_terminal(path_start, value);
             }
             self.started += 1;
         }
         self.tree.nodes[node].state = NodeState::Pending;
+        let quiescence = if self.config.minimax_weight > 0.0 {
+            heuristic::to_value(quiescence_score(&pos, &self.rules))
+        } else {
+            0.0
+        };
         self.pending.push(Pending {
             node: node as u32,
             path_start: path_start as u32,
@@ -493,6 +526,7 @@ impl Search {
             position: pos,
             moves,
             repetitions: reps,
+            quiescence,
         });
         Walk::Queued
     }
@@ -535,7 +569,11 @@ impl Search {
             let n = child.visits + child.in_flight;
             let q = self
                 .exact(child)
-                .or_else(|| child.q_with_virtual_loss(vl))
+                .or_else(|| {
+                    child
+                        .q_with_virtual_loss(vl)
+                        .map(|q| self.with_minimax(child, q))
+                })
                 .unwrap_or(fpu);
             let score = q + cpuct * child.prior * sqrt_n / (1.0 + n as f32);
             if score > best_score {
@@ -544,6 +582,18 @@ impl Search {
             }
         }
         best
+    }
+
+    /// A visited child's mean `q` blended with its minimax value by
+    /// `minimax_weight` (`q` itself when the weight is 0 or the child is
+    /// not evaluated yet).
+    fn with_minimax(&self, child: &Node, q: f32) -> f32 {
+        let w = self.config.minimax_weight;
+        if w > 0.0 && child.evaluated() {
+            (1.0 - w) * q + w * child.minimax
+        } else {
+            q
+        }
     }
 
     /// With the solver, a proven node's exact value stands in for its mean.
@@ -593,7 +643,10 @@ impl Search {
                 RootEdge {
                     prior: prior_of(i, c),
                     visits: n.visits,
-                    q: self.exact(n).or(n.q()).unwrap_or(0.0),
+                    q: self
+                        .exact(n)
+                        .or(n.q().map(|q| self.with_minimax(n, q)))
+                        .unwrap_or(0.0),
                 }
             })
             .collect();
@@ -822,4 +875,42 @@ pub fn search<E: Evaluator + ?Sized>(
     search.begin(game);
     run_batched(std::slice::from_mut(search), evaluator);
     search.result()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::evaluator::UniformEvaluator;
+
+    #[test]
+    fn each_evaluated_node_holds_the_minimax_of_its_children() {
+        let rules = Rules::default();
+        // South's lion beside North's wolf, North's elephant behind it.
+        let game = Game::from_fen(rules.clone(), "r6/7/7/7/7/3e3/2Lw3/7/7 w").unwrap();
+        let config = SearchConfig {
+            simulations: 300,
+            minimax_weight: 0.5,
+            ..SearchConfig::for_play(300)
+        };
+        let mut tree = Search::new(rules, config, 3);
+        search(&mut tree, &game, &mut UniformEvaluator);
+        let nodes = &tree.tree.nodes;
+        let mut inner = 0;
+        for node in nodes.iter().filter(|n| n.state == NodeState::Expanded) {
+            let best = nodes[node.children()]
+                .iter()
+                .filter(|c| c.evaluated())
+                .map(|c| c.minimax)
+                .fold(f32::NEG_INFINITY, f32::max);
+            // A leaf expanded but not yet walked through keeps its own score.
+            if best.is_finite() {
+                assert_eq!(node.minimax, -best);
+                inner += 1;
+            }
+        }
+        assert!(inner > 20, "{inner} inner nodes");
+        for end in nodes.iter().filter(|n| n.state == NodeState::Terminal) {
+            assert_eq!(end.minimax, end.value, "an end's minimax is exact");
+        }
+    }
 }

@@ -27,6 +27,10 @@ pub(crate) struct Node {
     pub visits: u32,
     pub in_flight: u32,
     pub value_sum: f32,
+    /// With `minimax_weight`: the minimax of the quiescence values at the
+    /// leaves below (the exact value once the node is terminal), for the
+    /// side that played `mv`; read only once the node is expanded or terminal.
+    pub minimax: f32,
     pub first_child: u32,
     pub num_children: u8,
     pub state: NodeState,
@@ -41,6 +45,7 @@ impl Node {
             visits: 0,
             in_flight: 0,
             value_sum: 0.0,
+            minimax: 0.0,
             first_child: 0,
             num_children: 0,
             state: NodeState::Unexpanded,
@@ -72,6 +77,12 @@ impl Node {
     #[inline]
     pub fn proven(&self) -> Option<f32> {
         (self.state == NodeState::Terminal).then_some(self.value)
+    }
+
+    /// Whether the node has been evaluated (expanded, or scored as an end).
+    #[inline]
+    pub fn evaluated(&self) -> bool {
+        matches!(self.state, NodeState::Expanded | NodeState::Terminal)
     }
 
     /// Whether the side that played `mv` loses for certain.

@@ -63,6 +63,37 @@ fn uniform_evaluator_prefers_a_winning_capture() {
     assert_eq!(best(fen, config(800), &mut UniformEvaluator, 4), "d4d5");
 }
 
+/// The pick and the share of visits that `capture` got, with implicit
+/// minimax backups of weight `weight` over the uniform evaluator.
+fn minimax_pick(fen: &str, capture: &str, weight: f32) -> (String, f32) {
+    let game = Game::from_fen(Rules::default(), fen).unwrap();
+    let cfg = SearchConfig {
+        minimax_weight: weight,
+        ..config(300)
+    };
+    let mut tree = Search::new(Rules::default(), cfg, 7);
+    let result = search(&mut tree, &game, &mut UniformEvaluator);
+    let i = result.moves.iter().position(|m| m.to_string() == capture);
+    (result.best.to_string(), result.visit_policy[i.unwrap()])
+}
+
+#[test]
+fn minimax_backups_take_a_free_wolf_and_leave_a_defended_one() {
+    // South's lion c3 beside North's wolf d3 (South's rat on g1); the uniform evaluator sees
+    // nothing, the quiescence values below the capture do.
+    let free = "r6/7/7/7/7/7/2Lw3/7/6R w";
+    let (plain, plain_share) = minimax_pick(free, "c3d3", 0.0);
+    let (pick, share) = minimax_pick(free, "c3d3", 0.5);
+    assert_eq!(pick, "c3d3", "without the weight: {plain}");
+    assert!(share > plain_share + 0.2, "{share} vs {plain_share}");
+    // North's elephant on d4 retakes: the lion does not take.
+    let defended = "r6/7/7/7/7/3e3/2Lw3/7/6R w";
+    let (_, plain_share) = minimax_pick(defended, "c3d3", 0.0);
+    let (pick, share) = minimax_pick(defended, "c3d3", 0.5);
+    assert_ne!(pick, "c3d3");
+    assert!(share < plain_share, "{share} vs {plain_share}");
+}
+
 #[test]
 fn gumbel_with_16_simulations_finds_the_only_winning_move() {
     for seed in 0..8 {
