@@ -309,6 +309,11 @@ mod tests {
             e.contains("safety_nodes") && e.contains("at least 1"),
             "{e}"
         );
+        let e = cfg.set("minimax_weight", "2").unwrap_err();
+        assert!(e.contains("minimax_weight") && e.contains("0 to 1"), "{e}");
+        let mut implicit = cfg.clone();
+        implicit.set("minimax_weight", "0.3").unwrap();
+        assert_eq!(implicit.minimax_weight, 0.3);
         let e = cfg.set("cpuct", "-1").unwrap_err();
         assert!(e.contains("cpuct") && e.contains("positive"), "{e}");
         assert_eq!(cfg, before, "a rejected value leaves the config as it was");
