@@ -83,6 +83,12 @@ pub fn quiescence_score(pos: &Position, rules: &Rules) -> i32 {
     quiescence(pos, rules, -WIN, WIN, 0, QUIESCENCE_PLIES, &mut nodes)
 }
 
+/// [`quiescence_score`] squashed to a value in (-1, 1) for the side to
+/// move ([`heuristic::to_value`]).
+pub fn quiescence_value(pos: &Position, rules: &Rules) -> f32 {
+    heuristic::to_value(quiescence_score(pos, rules))
+}
+
 /// Largest accepted quiescence weight.
 pub const MAX_QUIESCENCE_WEIGHT: f32 = 4.0;
 
@@ -133,8 +139,8 @@ impl<E: Evaluator> Evaluator for WithQuiescence<E> {
             return evals;
         }
         for (eval, input) in evals.iter_mut().zip(batch) {
-            let points = quiescence_score(input.position, &self.rules);
-            eval.wdl = shift_value(eval.wdl, self.weight * heuristic::to_value(points));
+            let delta = self.weight * quiescence_value(input.position, &self.rules);
+            eval.wdl = shift_value(eval.wdl, delta);
         }
         evals
     }

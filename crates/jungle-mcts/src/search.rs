@@ -7,8 +7,7 @@ use crate::config::{RootSelection, SearchConfig};
 use crate::evaluator::{EvalInput, Evaluation, Evaluator};
 use crate::forced::ForcedWins;
 use crate::gumbel::{considered_visit_sequence, softmax, transformed_completed_q, RootEdge};
-use crate::heuristic;
-use crate::quiescence::quiescence_score;
+use crate::quiescence::quiescence_value;
 use crate::tactics::{forced_loss, winning_move, wins_in_two};
 use crate::tree::{Node, NodeState, Tree};
 use jungle_rules::{
@@ -381,12 +380,7 @@ impl Search {
     fn back_up_minimax(&mut self, path_start: usize, path_len: usize) {
         for i in (path_start..path_start + path_len - 1).rev() {
             let node = self.paths[i] as usize;
-            let best = self.tree.nodes[self.tree.nodes[node].children()]
-                .iter()
-                .filter(|c| c.evaluated())
-                .map(|c| c.minimax)
-                .fold(f32::NEG_INFINITY, f32::max);
-            if best.is_finite() {
+            if let Some(best) = self.tree.best_child_minimax(node) {
                 self.tree.nodes[node].minimax = -best;
             }
         }
@@ -515,7 +509,7 @@ impl Search {
         }
         self.tree.nodes[node].state = NodeState::Pending;
         let quiescence = if self.config.minimax_weight > 0.0 {
-            heuristic::to_value(quiescence_score(&pos, &self.rules))
+            quiescence_value(&pos, &self.rules)
         } else {
             0.0
         };
@@ -896,14 +890,10 @@ mod tests {
         search(&mut tree, &game, &mut UniformEvaluator);
         let nodes = &tree.tree.nodes;
         let mut inner = 0;
-        for node in nodes.iter().filter(|n| n.state == NodeState::Expanded) {
-            let best = nodes[node.children()]
-                .iter()
-                .filter(|c| c.evaluated())
-                .map(|c| c.minimax)
-                .fold(f32::NEG_INFINITY, f32::max);
+        for (i, node) in nodes.iter().enumerate() {
             // A leaf expanded but not yet walked through keeps its own score.
-            if best.is_finite() {
+            if let (NodeState::Expanded, Some(best)) = (node.state, tree.tree.best_child_minimax(i))
+            {
                 assert_eq!(node.minimax, -best);
                 inner += 1;
             }

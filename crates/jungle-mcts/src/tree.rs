@@ -123,6 +123,16 @@ impl Tree {
         n.state = NodeState::Expanded;
     }
 
+    /// The best minimax value among `node`'s evaluated children, for the
+    /// side to move at `node`; `None` while none is evaluated.
+    pub fn best_child_minimax(&self, node: usize) -> Option<f32> {
+        self.nodes[self.nodes[node].children()]
+            .iter()
+            .filter(|c| c.evaluated())
+            .map(|c| c.minimax)
+            .reduce(f32::max)
+    }
+
     /// The child of `node` reached by `mv`.
     pub fn child_with_move(&self, node: usize, mv: Move) -> Option<usize> {
         self.nodes[node]

@@ -79,8 +79,8 @@ fn minimax_pick(fen: &str, capture: &str, weight: f32) -> (String, f32) {
 
 #[test]
 fn minimax_backups_take_a_free_wolf_and_leave_a_defended_one() {
-    // South's lion c3 beside North's wolf d3 (South's rat on g1); the uniform evaluator sees
-    // nothing, the quiescence values below the capture do.
+    // South's lion c3 beside North's wolf d3 (South's rat on g1): the
+    // uniform evaluator sees nothing, the quiescence values below do.
     let free = "r6/7/7/7/7/7/2Lw3/7/6R w";
     let (plain, plain_share) = minimax_pick(free, "c3d3", 0.0);
     let (pick, share) = minimax_pick(free, "c3d3", 0.5);
