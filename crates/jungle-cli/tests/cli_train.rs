@@ -42,7 +42,10 @@ fn a_tiny_run_resumes_where_it_stopped_and_writes_its_reports() {
     tiny_with(&one, "generations = 2", "generations = 1");
     let (ok, stdout, stderr) = train(one.to_str().unwrap(), &root, Some("t"));
     assert!(ok, "{stderr}");
-    assert!(stdout.contains("gen   1"), "{stdout}");
+    assert!(
+        stdout.contains("gen   1") && stdout.contains("% drawn"),
+        "{stdout}"
+    );
     let after_one = state(&root);
     assert_eq!(after_one["generation"], 1);
     let games_one = after_one["games"].as_u64().unwrap();
@@ -65,6 +68,18 @@ fn a_tiny_run_resumes_where_it_stopped_and_writes_its_reports() {
     let after_two = state(&root);
     assert_eq!(after_two["generation"], 2);
     assert_eq!(after_two["games"].as_u64().unwrap(), 2 * games_one);
+    // One self-play record per generation, kept across the resume, each
+    // adding up with the run's totals.
+    let selfplay = after_two["selfplay"].as_array().unwrap();
+    assert_eq!(selfplay.len(), 2, "{selfplay:?}");
+    for (k, g) in selfplay.iter().enumerate() {
+        assert_eq!(g["generation"], k as u64 + 1);
+        assert_eq!(g["games"].as_u64().unwrap(), games_one);
+        assert!(g["draws"].as_u64().unwrap() <= games_one);
+        assert!(g["plies"].as_u64().unwrap() >= games_one, "{g}");
+    }
+    assert_eq!(selfplay[0]["step"], 0, "generation 1 is played by step 0");
+    assert_eq!(selfplay[1]["step"], after_one["step"]);
     assert_eq!(
         after_two["checkpoints"].as_array().unwrap().len(),
         3,
@@ -101,6 +116,8 @@ fn a_tiny_run_resumes_where_it_stopped_and_writes_its_reports() {
         "elo-hours.svg",
         "loss.png",
         "loss.svg",
+        "selfplay.png",
+        "selfplay.svg",
         "elo.csv",
     ] {
         assert!(

@@ -1,8 +1,8 @@
 //! Plots with plotters, each as PNG and SVG: Elo of each checkpoint against
 //! training step and against hours (95% error bars, anchors as horizontal
-//! lines), and the loss curves.
+//! lines), the loss curves, and the draws and length of the self-play games.
 
-use jungle_plot::{finish, range, write_figure, DrawResult, Figure};
+use jungle_plot::{finish, range, write_figure, DrawResult, Figure, SIZE};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use std::path::Path;
@@ -35,6 +35,17 @@ pub struct LossPoint {
     pub survival: f64,
 }
 
+/// One generation's self-play games.
+#[derive(Clone, Debug)]
+pub struct SelfPlayPoint {
+    /// Training step of the network that played them.
+    pub step: f64,
+    /// Share of them drawn, in percent.
+    pub draw_percent: f64,
+    /// Mean length in plies.
+    pub mean_plies: f64,
+}
+
 /// Elo against step or hours.
 struct EloFigure<'a> {
     points: &'a [EloPoint],
@@ -60,6 +71,18 @@ impl Figure for LossFigure<'_> {
         DB::ErrorType: 'static,
     {
         draw_losses(root, self.0)
+    }
+}
+
+/// Draws and game length of self-play, one panel each.
+struct SelfPlayFigure<'a>(&'a [SelfPlayPoint]);
+
+impl Figure for SelfPlayFigure<'_> {
+    fn draw<DB: DrawingBackend>(&self, root: DrawingArea<DB, Shift>) -> DrawResult
+    where
+        DB::ErrorType: 'static,
+    {
+        draw_selfplay(root, self.0)
     }
 }
 
@@ -170,6 +193,53 @@ where
     finish(&root, &mut chart, SeriesLabelPosition::MiddleRight)
 }
 
+fn draw_selfplay<DB: DrawingBackend>(
+    root: DrawingArea<DB, Shift>,
+    points: &[SelfPlayPoint],
+) -> DrawResult
+where
+    DB::ErrorType: 'static,
+{
+    root.fill(&WHITE)?;
+    let (x0, x1) = range(points.iter().map(|p| p.step), 0.05);
+    let (top, bottom) = root.split_vertically(SIZE.1 / 2);
+    type Part = fn(&SelfPlayPoint) -> f64;
+    let panels: [(&str, &str, RGBColor, Part); 2] = [
+        (
+            "Self-play games drawn, per generation",
+            "% drawn",
+            RED,
+            |p| p.draw_percent,
+        ),
+        (
+            "Self-play game length, per generation",
+            "mean plies",
+            BLUE,
+            |p| p.mean_plies,
+        ),
+    ];
+    for (area, (caption, y_desc, color, f)) in [&top, &bottom].into_iter().zip(panels) {
+        let (_, y1) = range(points.iter().map(f), 0.05);
+        let mut chart = ChartBuilder::on(area)
+            .caption(caption, ("sans-serif", 20))
+            .margin(10)
+            .x_label_area_size(36)
+            .y_label_area_size(60)
+            .build_cartesian_2d(x0..x1, 0.0..y1.max(1.0))?;
+        chart
+            .configure_mesh()
+            .x_desc("training step")
+            .y_desc(y_desc)
+            .draw()?;
+        chart.draw_series(LineSeries::new(
+            points.iter().map(|p| (p.step, f(p))),
+            color.stroke_width(2),
+        ))?;
+    }
+    root.present()?;
+    Ok(())
+}
+
 /// Writes `elo.png`/`elo.svg` (by step) and `elo-hours.png`/`elo-hours.svg` in `dir`.
 pub fn plot_elo(dir: &Path, points: &[EloPoint], anchors: &[(String, f64)]) -> Result<(), String> {
     for (stem, by_hours) in [("elo", false), ("elo-hours", true)] {
@@ -186,4 +256,10 @@ pub fn plot_elo(dir: &Path, points: &[EloPoint], anchors: &[(String, f64)]) -> R
 /// Writes `loss.png` and `loss.svg` in `dir`.
 pub fn plot_losses(dir: &Path, points: &[LossPoint]) -> Result<(), String> {
     write_figure(dir, "loss", &LossFigure(points))
+}
+
+/// Writes `selfplay.png` and `selfplay.svg` in `dir`: the share of drawn
+/// self-play games and their mean length, per generation.
+pub fn plot_selfplay(dir: &Path, points: &[SelfPlayPoint]) -> Result<(), String> {
+    write_figure(dir, "selfplay", &SelfPlayFigure(points))
 }

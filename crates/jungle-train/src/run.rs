@@ -11,7 +11,7 @@
 use crate::config::TrainConfig;
 use crate::elo::{fit_elo, Rating};
 use crate::matches::{append_matches, read_matches, MatchLine};
-use crate::plots::{plot_elo, plot_losses, EloPoint, LossPoint};
+use crate::plots::{plot_elo, plot_losses, plot_selfplay, EloPoint, LossPoint, SelfPlayPoint};
 use crate::step::{Losses, Trainer};
 use crate::window::{window_size, ReplayWindow};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -63,6 +63,35 @@ pub struct LossRecord {
     pub learning_rate: f64,
 }
 
+/// One generation's self-play games: how many, how many drawn, how long.
+/// The share of draws is the quantity to watch in Jungle self-play: runs
+/// whose games settle into repetitions learn little from them.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SelfPlayRecord {
+    /// Generation.
+    pub generation: u32,
+    /// Training step of the network that played them.
+    pub step: u64,
+    /// Games played.
+    pub games: u64,
+    /// Games drawn (repetition, quiet-move limit or ply cap).
+    pub draws: u64,
+    /// Plies played in all of them.
+    pub plies: u64,
+}
+
+impl SelfPlayRecord {
+    /// Share of the games drawn (0 without games).
+    pub fn draw_rate(&self) -> f64 {
+        self.draws as f64 / self.games.max(1) as f64
+    }
+
+    /// Mean game length in plies (0 without games).
+    pub fn mean_plies(&self) -> f64 {
+        self.plies as f64 / self.games.max(1) as f64
+    }
+}
+
 /// Everything needed to resume a run (`state.json`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -85,6 +114,9 @@ pub struct RunState {
     pub checkpoints: Vec<CheckpointInfo>,
     /// Losses per generation.
     pub losses: Vec<LossRecord>,
+    /// Self-play games per generation (absent in runs from before it was kept).
+    #[serde(default)]
+    pub selfplay: Vec<SelfPlayRecord>,
 }
 
 /// Seconds one generation spent in each phase (for its summary line).
@@ -216,6 +248,7 @@ impl Run {
                 seconds: 0.0,
                 checkpoints: Vec::new(),
                 losses: Vec::new(),
+                selfplay: Vec::new(),
             };
             (state, trainer)
         };
@@ -352,7 +385,14 @@ impl Run {
         sp_bar.finish_and_clear();
         let selfplay_seconds = started.elapsed().as_secs_f64();
         let new_positions = stats.positions.load(Ordering::Relaxed);
-        self.state.games += stats.games.load(Ordering::Relaxed);
+        let selfplay_record = SelfPlayRecord {
+            generation: gen,
+            step: self.state.step,
+            games: stats.games.load(Ordering::Relaxed),
+            draws: stats.results[1].load(Ordering::Relaxed),
+            plies: stats.plies.load(Ordering::Relaxed),
+        };
+        self.state.games += selfplay_record.games;
         self.state.positions_ever += new_positions;
 
         // Training on the replay window.
@@ -408,6 +448,7 @@ impl Run {
             survival: sum.survival / n,
             learning_rate,
         });
+        self.state.selfplay.push(selfplay_record);
         self.state.generation = gen;
         self.state.seconds += started.elapsed().as_secs_f64();
         self.save_checkpoint()?;
@@ -531,6 +572,7 @@ impl Run {
     ) {
         let s = &self.state;
         let l = s.losses.last().expect("a generation was trained");
+        let sp = s.selfplay.last().expect("a generation played");
         // The newest evaluated checkpoint's rating.
         let elo = s
             .checkpoints
@@ -538,10 +580,12 @@ impl Run {
             .rev()
             .find_map(|c| ratings.iter().find(|r| r.player == player_name(c.step)));
         println!(
-            "gen {:>3} | {:>5} games ({} total), {} positions | window {} | {} steps -> step {} | lr {:.2e} | loss policy {:.3} value {:.3} moves-left {:.3}{} | Elo {} | {:.1} min (self-play {:.0} s, training {:.0} s, evaluation {:.0} s)",
+            "gen {:>3} | {:>5} games ({} total, {:.0}% drawn, {:.0} plies), {} positions | window {} | {} steps -> step {} | lr {:.2e} | loss policy {:.3} value {:.3} moves-left {:.3}{} | Elo {} | {:.1} min (self-play {:.0} s, training {:.0} s, evaluation {:.0} s)",
             s.generation,
-            stats.games.load(Ordering::Relaxed),
+            sp.games,
             s.games,
+            100.0 * sp.draw_rate(),
+            sp.mean_plies(),
             stats.positions.load(Ordering::Relaxed),
             window,
             steps,
@@ -616,6 +660,18 @@ pub fn report(paths: &RunPaths, state: &RunState) -> Result<Vec<Rating>, String>
             })
             .collect();
         plot_losses(&paths.checkpoints, &losses)?;
+    }
+    if !state.selfplay.is_empty() {
+        let games: Vec<SelfPlayPoint> = state
+            .selfplay
+            .iter()
+            .map(|g| SelfPlayPoint {
+                step: g.step as f64,
+                draw_percent: 100.0 * g.draw_rate(),
+                mean_plies: g.mean_plies(),
+            })
+            .collect();
+        plot_selfplay(&paths.checkpoints, &games)?;
     }
     Ok(ratings)
 }
