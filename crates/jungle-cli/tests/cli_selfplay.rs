@@ -89,6 +89,11 @@ fn bad_selfplay_input_is_a_clear_error() {
         stderr.contains("material_weight") && stderr.contains("0 to 4"),
         "{stderr}"
     );
+    let stderr = fails_with("[selfplay]\neval_cache = 100000000\n");
+    assert!(
+        stderr.contains("eval_cache") && stderr.contains("at most 16777216"),
+        "{stderr}"
+    );
     let stderr = fails_with("[selfplay]\nqsearch_weight = -1\n");
     assert!(
         stderr.contains("qsearch_weight") && stderr.contains("0 to 4"),

@@ -18,6 +18,7 @@
 #![warn(missing_docs)]
 
 pub mod arena;
+pub mod cache;
 mod config;
 mod evaluator;
 pub mod forced;
@@ -30,6 +31,7 @@ pub mod stats;
 pub mod tactics;
 mod tree;
 
+pub use cache::{CacheCounters, CachedEvaluator};
 pub use config::{RootSelection, SearchConfig, PLAY_SAFETY_MOVES};
 pub use evaluator::{EvalInput, Evaluation, Evaluator, HeuristicEvaluator, UniformEvaluator};
 pub use gumbel::{considered_visit_sequence, softmax};

@@ -10,12 +10,17 @@ use crate::model::PolicyValueNet;
 use burn::tensor::Device;
 use jungle_mcts::players::MctsPlayer;
 use jungle_mcts::quiescence::{check_quiescence_weight, MAX_QUIESCENCE_WEIGHT};
-use jungle_mcts::{Player, PlayerFactory, Search, SearchConfig, WithQuiescence};
+use jungle_mcts::{CachedEvaluator, Player, PlayerFactory, Search, SearchConfig, WithQuiescence};
 use jungle_rules::Rules;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 /// Simulations per move when the spec names none.
 pub const DEFAULT_NET_SIMULATIONS: u32 = 200;
+
+/// Evaluations a `net:` player keeps for the game it plays (2^16, some 10
+/// MB): the positions its searches meet again cost no network call.
+pub const PLAYER_EVAL_CACHE: usize = 1 << 16;
 
 /// The form of a `net:` spec, for messages.
 pub const NET_SPEC_FORM: &str = "net:CHECKPOINT[:SIMS][:material=W][:qsearch=W][:KEY=VALUE...]";
@@ -157,10 +162,8 @@ impl PlayerFactory for NetSpec {
         let evaluator = NetEvaluator::new(&self.net, rules.clone())
             .with_material_weight(self.material_weight)
             .expect("checked in NetSpec::parse");
-        if self.qsearch_weight == 0.0 {
-            return Box::new(MctsPlayer::new(self.spec.clone(), search, evaluator));
-        }
         let evaluator = WithQuiescence::new(evaluator, rules.clone(), self.qsearch_weight);
+        let evaluator = CachedEvaluator::new(evaluator, PLAYER_EVAL_CACHE, Arc::default());
         Box::new(MctsPlayer::new(self.spec.clone(), search, evaluator))
     }
 }

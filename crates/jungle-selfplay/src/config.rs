@@ -1,10 +1,15 @@
 //! Self-play settings (a `[selfplay]` table in a config file).
 
 use jungle_mcts::quiescence::check_quiescence_weight;
-use jungle_mcts::{RootSelection, SearchConfig, WithQuiescence};
+use jungle_mcts::{CacheCounters, CachedEvaluator, RootSelection, SearchConfig, WithQuiescence};
 use jungle_net::{NetEvaluator, PolicyValueNet};
 use jungle_rules::Rules;
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+
+/// The evaluator of one self-play worker: the network, its value terms,
+/// the cache in front.
+pub type SelfPlayEvaluator = CachedEvaluator<WithQuiescence<NetEvaluator>>;
 
 /// Every knob of self-play.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -46,9 +51,20 @@ pub struct SelfPlayConfig {
     /// (`jungle_mcts::WithQuiescence`: the hand-written evaluation after
     /// the captures a position leads to); 0 leaves the value as it is.
     pub qsearch_weight: f32,
+    /// Evaluations each worker keeps in its cache (`jungle_mcts::cache`),
+    /// rounded up to a power of two; a position met again (a transposition,
+    /// a shuffle, a subtree dropped with the moves not played) costs no
+    /// network call. 0 turns the table off.
+    pub eval_cache: usize,
     /// The search (its `simulations` is set per move from the fields above).
     pub search: SearchConfig,
 }
+
+/// The default `eval_cache`: 2^18 evaluations per worker (some 50 MB).
+pub const DEFAULT_EVAL_CACHE: usize = 1 << 18;
+
+/// The largest accepted `eval_cache` (2^24 evaluations, a few GB per worker).
+pub const MAX_EVAL_CACHE: usize = 1 << 24;
 
 impl Default for SelfPlayConfig {
     fn default() -> Self {
@@ -66,6 +82,7 @@ impl Default for SelfPlayConfig {
             games_per_shard: 32,
             material_weight: 0.0,
             qsearch_weight: 0.0,
+            eval_cache: DEFAULT_EVAL_CACHE,
             search: SearchConfig {
                 root: RootSelection::Gumbel,
                 gumbel_noise: true,
@@ -104,26 +121,36 @@ impl SelfPlayConfig {
         }
         jungle_net::check_material_weight(self.material_weight).map_err(|e| format!("key {e}"))?;
         check_quiescence_weight(self.qsearch_weight).map_err(|e| format!("key {e}"))?;
+        if self.eval_cache > MAX_EVAL_CACHE {
+            return Err(format!(
+                "key `eval_cache` is {}, expected at most {MAX_EVAL_CACHE} evaluations per worker",
+                self.eval_cache
+            ));
+        }
         self.search.validate().map_err(|e| format!("[search] {e}"))
     }
 
     /// One evaluator of `net` per worker, each with this config's
-    /// `material_weight` and `qsearch_weight`; fails (naming the key) when
-    /// the material weight is not 0 and the network has no survival head.
+    /// `material_weight` and `qsearch_weight`, behind a cache of
+    /// `eval_cache` evaluations that counts into `cache`; fails (naming the
+    /// key) when the material weight is not 0 and the network has no
+    /// survival head.
     pub fn evaluators(
         &self,
         net: &PolicyValueNet,
         rules: &Rules,
-    ) -> Result<Vec<WithQuiescence<NetEvaluator>>, String> {
+        cache: &Arc<CacheCounters>,
+    ) -> Result<Vec<SelfPlayEvaluator>, String> {
         (0..self.worker_count())
             .map(|_| {
                 let evaluator = NetEvaluator::new(net, rules.clone())
                     .with_material_weight(self.material_weight)
                     .map_err(|e| format!("[selfplay] {e}"))?;
-                Ok(WithQuiescence::new(
+                let evaluator = WithQuiescence::new(evaluator, rules.clone(), self.qsearch_weight);
+                Ok(CachedEvaluator::new(
                     evaluator,
-                    rules.clone(),
-                    self.qsearch_weight,
+                    self.eval_cache,
+                    cache.clone(),
                 ))
             })
             .collect()

@@ -15,7 +15,7 @@ pub mod shard;
 mod stats;
 mod worker;
 
-pub use config::SelfPlayConfig;
+pub use config::{SelfPlayConfig, SelfPlayEvaluator, DEFAULT_EVAL_CACHE, MAX_EVAL_CACHE};
 pub use record::{pack_move, unpack_move, GameRecord, MoveRecord};
 pub use run::{run_selfplay, SelfPlayReport};
 pub use shard::{read_shard, shard_files, write_shard, Shard, ShardError, MAGIC, SHARD_VERSION};

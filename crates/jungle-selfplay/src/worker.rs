@@ -5,11 +5,12 @@
 use crate::config::SelfPlayConfig;
 use crate::record::{pack_move, GameRecord, MoveRecord};
 use jungle_mcts::arena::{derive_seed, random_opening};
-use jungle_mcts::{run_round, Evaluator, Search};
+use jungle_mcts::{run_round, CacheCounters, Evaluator, Search};
 use jungle_rules::{Game, Rules, Side};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 
 /// Counters shared by the workers, read for progress.
 #[derive(Debug, Default)]
@@ -26,6 +27,9 @@ pub struct SelfPlayStats {
     pub calls: AtomicU64,
     /// Games won by South, drawn, won by North.
     pub results: [AtomicU64; 3],
+    /// Lookups and hits of the workers' evaluation caches (see
+    /// [`crate::SelfPlayConfig::evaluators`]).
+    pub cache: Arc<CacheCounters>,
 }
 
 impl SelfPlayStats {

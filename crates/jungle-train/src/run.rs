@@ -360,8 +360,8 @@ impl Run {
 
         // Self-play with the current network.
         let net = self.trainer.inference_net();
-        let evaluators = cfg.selfplay.evaluators(&net, &self.rules)?;
         let stats = SelfPlayStats::default();
+        let evaluators = cfg.selfplay.evaluators(&net, &self.rules, &stats.cache)?;
         let sp_bar = bar(
             cfg.run.games_per_generation,
             &format!("gen {gen} self-play {{bar:30}} {{pos}}/{{len}} games [{{elapsed}} < {{eta}}] {{msg}}"),

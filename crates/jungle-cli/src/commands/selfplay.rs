@@ -99,8 +99,9 @@ pub fn run(args: &SelfPlayArgs) -> Result<()> {
         (None, Some(r)) => r,
         (None, None) => load_rules("standard")?,
     };
+    let stats = SelfPlayStats::default();
     let evaluators = config
-        .evaluators(&net, &rules)
+        .evaluators(&net, &rules, &stats.cache)
         .map_err(anyhow::Error::msg)?;
     let workers = evaluators.len();
 
@@ -115,7 +116,6 @@ pub fn run(args: &SelfPlayArgs) -> Result<()> {
         bar.set_draw_target(ProgressDrawTarget::hidden());
     }
     let started = Instant::now();
-    let stats = SelfPlayStats::default();
     let report = run_selfplay(
         &config,
         &rules,
@@ -139,12 +139,13 @@ pub fn run(args: &SelfPlayArgs) -> Result<()> {
     );
     println!("  {}", progress_line(&stats, secs));
     println!(
-        "  {:.0} games/hour; {} training positions; {} evaluator calls, mean batch {:.1}",
+        "  {:.0} games/hour; {} training positions; {} evaluator calls, mean batch {:.1}, {:.1}% answered by the cache",
         games as f64 * 3600.0 / secs,
         stats.positions.load(Ordering::Relaxed),
         stats.calls.load(Ordering::Relaxed),
         stats.evaluations.load(Ordering::Relaxed) as f64
-            / stats.calls.load(Ordering::Relaxed).max(1) as f64
+            / stats.calls.load(Ordering::Relaxed).max(1) as f64,
+        100.0 * stats.cache.hit_rate()
     );
     println!(
         "  {} shard(s) written to {}",
