@@ -28,7 +28,9 @@ pub struct SelfPlayConfig {
     /// Whether cheap searches keep the root noise too. Off by default (as in
     /// KataGo): cheap moves then play the search's best guess, so games are
     /// stronger and their results better value targets; exploration comes
-    /// from the full searches and the opening.
+    /// from the full searches and the opening. The training default
+    /// (`configs/default.toml`) turns it on: without it the games settle
+    /// into shuffles that repeat move for move (80% drawn late in an hour).
     pub cheap_search_noise: bool,
     /// Uniformly random plies at the start of each game (recorded, not targets).
     pub random_opening_plies: u32,
