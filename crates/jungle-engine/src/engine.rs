@@ -15,10 +15,12 @@
 use crate::protocol::{parse, Command, GoLimit, Start};
 use jungle_mcts::players::AlphaBeta;
 use jungle_mcts::quiescence::check_quiescence_weight;
-use jungle_mcts::{search, Player, Search, SearchConfig, WithQuiescence, PLAY_SAFETY_MOVES};
+use jungle_mcts::{
+    search, CachedEvaluator, Player, Search, SearchConfig, WithQuiescence, PLAY_SAFETY_MOVES,
+};
 use jungle_net::{
     check_material_weight, cpu_device, load_checkpoint, NetEvaluator, NoSurvivalHead,
-    PolicyValueNet,
+    PolicyValueNet, PLAYER_EVAL_CACHE,
 };
 use jungle_rules::{perft, Game, Move, Rules};
 use std::io::{BufRead, Write};
@@ -233,7 +235,9 @@ impl Engine {
         let evaluator = NetEvaluator::new(net, rules.clone())
             .with_material_weight(self.material)
             .expect("Material and Network are checked together in set_option");
-        let mut evaluator = WithQuiescence::new(evaluator, rules, self.qsearch);
+        let evaluator = WithQuiescence::new(evaluator, rules, self.qsearch);
+        // Lives for this move's search: transpositions cost no network call.
+        let mut evaluator = CachedEvaluator::new(evaluator, PLAYER_EVAL_CACHE, Arc::default());
         let mut total: u64 = 0;
         loop {
             let chunk = match limit {

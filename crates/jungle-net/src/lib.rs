@@ -31,7 +31,7 @@ pub use model::{
     NetConfig, NetOutput, PolicyValueNet, ResBlock, NET_CONFIG_KEYS, SURVIVAL_NEAR_PLIES,
     SURVIVAL_OUTPUTS,
 };
-pub use player::{NetSpec, NetSpecError, DEFAULT_NET_SIMULATIONS};
+pub use player::{NetSpec, NetSpecError, DEFAULT_NET_SIMULATIONS, PLAYER_EVAL_CACHE};
 
 /// The CPU device every command uses (burn's pure-Rust `flex` backend).
 pub fn cpu_device() -> burn::tensor::Device {
