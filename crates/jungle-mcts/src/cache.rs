@@ -95,16 +95,16 @@ impl<E: Evaluator> Evaluator for CachedEvaluator<E> {
         let mut found: Vec<Option<Evaluation>> = Vec::with_capacity(batch.len());
         // For each position not found: its index among the positions sent on.
         let mut sent_index: Vec<usize> = Vec::with_capacity(batch.len());
-        let mut to_send: Vec<EvalInput<'_>> = Vec::new();
-        let mut sent_keys: HashMap<u64, usize> = HashMap::new();
+        let mut to_send: Vec<(u64, EvalInput<'_>)> = Vec::new();
+        let mut sent_index_of: HashMap<u64, usize> = HashMap::new();
         for input in batch {
             let key = evaluation_key(input);
             let hit = self.lookup(key, input.legal_moves.len());
             if hit.is_none() {
                 let next = to_send.len();
-                let index = *sent_keys.entry(key).or_insert(next);
+                let index = *sent_index_of.entry(key).or_insert(next);
                 if index == next {
-                    to_send.push(*input);
+                    to_send.push((key, *input));
                 }
                 sent_index.push(index);
             } else {
@@ -122,10 +122,10 @@ impl<E: Evaluator> Evaluator for CachedEvaluator<E> {
         let fresh = if to_send.is_empty() {
             Vec::new()
         } else {
-            self.inner.evaluate(&to_send)
+            let inputs: Vec<EvalInput<'_>> = to_send.iter().map(|&(_, input)| input).collect();
+            self.inner.evaluate(&inputs)
         };
-        for (input, eval) in to_send.iter().zip(&fresh) {
-            let key = evaluation_key(input);
+        for (&(key, _), eval) in to_send.iter().zip(&fresh) {
             if let Some(slot) = self.slot(key) {
                 self.slots[slot] = Some((key, eval.clone()));
             }
