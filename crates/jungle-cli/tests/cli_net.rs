@@ -178,3 +178,61 @@ fn bench_net_reports_inference_and_training_rates() {
     assert!(infer.iter().all(|r| r["pos_per_s"].as_f64().unwrap() > 0.0));
     assert!(v["train_samples_per_s"].as_f64().unwrap() > 0.0);
 }
+
+#[test]
+fn average_writes_a_checkpoint_players_load_and_refuses_mixed_runs() {
+    let dir = temp_dir("net-average");
+    let (a, _) = net_init(&dir, "a", TINY_NET, &["--seed", "1"]);
+    let (b, _) = net_init(&dir, "b", TINY_NET, &["--seed", "2"]);
+    let out = dir.join("avg");
+    let (ok, stdout, stderr) = jungle(&[
+        "net",
+        "average",
+        "--out",
+        out.to_str().unwrap(),
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+    ]);
+    assert!(ok, "{stderr}");
+    assert!(stdout.contains("mean of 2 checkpoints"), "{stdout}");
+    let weights = |p: &std::path::Path| std::fs::read(p.with_extension("bpk")).unwrap();
+    assert_ne!(weights(&out), weights(&a));
+    assert_ne!(weights(&out), weights(&b));
+    let v = json(&[
+        "arena",
+        "--a",
+        &format!("net:{}:8", out.display()),
+        "--b",
+        "random",
+        "--games",
+        "2",
+        "--json",
+    ]);
+    assert_eq!(v["games"], 2);
+
+    // Another architecture, another rule set, no input: clear errors.
+    let (wide, _) = net_init(
+        &dir,
+        "wide",
+        &TINY_NET.replace("filters = 8", "filters = 16"),
+        &[],
+    );
+    let (other, _) = net_init(&dir, "other", TINY_NET, &["--variant", "trap-attack"]);
+    for (second, expected) in [(&wide, "filters"), (&other, "rules")] {
+        let (ok, _, stderr) = jungle(&[
+            "net",
+            "average",
+            "--out",
+            out.to_str().unwrap(),
+            a.to_str().unwrap(),
+            second.to_str().unwrap(),
+        ]);
+        assert!(!ok);
+        assert!(stderr.contains(expected), "{stderr}");
+        assert!(stderr.contains(&second.display().to_string()), "{stderr}");
+    }
+    let (ok, _, stderr) = jungle(&["net", "average", "--out", out.to_str().unwrap()]);
+    assert!(!ok);
+    assert!(stderr.contains("CHECKPOINTS"), "{stderr}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -9,6 +9,7 @@
 
 #![warn(missing_docs)]
 
+pub mod average;
 pub mod backprop;
 pub mod checkpoint;
 pub mod encoding;

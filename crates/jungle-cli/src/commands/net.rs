@@ -1,8 +1,9 @@
-//! `jungle net ...`: network utilities (`init`, `onnx`).
+//! `jungle net ...`: network utilities (`init`, `onnx`, `average`).
 
 use super::shared::load_rules;
 use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand};
+use jungle_net::average::average_checkpoints;
 use jungle_net::onnx::export_onnx;
 use jungle_net::{
     cpu_device, load_checkpoint, save_checkpoint, CheckpointMeta, NetConfig, NET_CONFIG_KEYS,
@@ -22,6 +23,20 @@ enum NetCommand {
     Init(InitArgs),
     /// Write a checkpoint's network as an ONNX file (dynamic batch axis).
     Onnx(OnnxArgs),
+    /// Average the weights of checkpoints of one run (stochastic weight averaging).
+    Average(AverageArgs),
+}
+
+#[derive(Args)]
+struct AverageArgs {
+    /// Checkpoint path prefix of the result: writes PREFIX.bpk and PREFIX.json
+    /// (the metadata of the input with the most steps).
+    #[arg(long)]
+    out: PathBuf,
+    /// The checkpoints to average (prefix, .json or .bpk), all of one
+    /// architecture and rule set.
+    #[arg(required = true, num_args = 1..)]
+    checkpoints: Vec<PathBuf>,
 }
 
 #[derive(Args)]
@@ -58,6 +73,7 @@ pub fn run(args: &NetArgs) -> Result<()> {
     match &args.command {
         NetCommand::Init(init) => run_init(init),
         NetCommand::Onnx(onnx) => run_onnx(onnx),
+        NetCommand::Average(average) => run_average(average),
     }
 }
 
@@ -143,6 +159,19 @@ fn run_onnx(args: &OnnxArgs) -> Result<()> {
         checkpoint.meta.step,
         checkpoint.meta.net.blocks,
         checkpoint.meta.net.filters
+    );
+    Ok(())
+}
+
+fn run_average(args: &AverageArgs) -> Result<()> {
+    let averaged = average_checkpoints(&args.checkpoints, &cpu_device())?;
+    save_checkpoint(&args.out, &averaged.net, &averaged.meta)?;
+    println!(
+        "wrote {}.bpk and {}.json: the mean of {} checkpoints' weights (metadata of step {})",
+        args.out.display(),
+        args.out.display(),
+        args.checkpoints.len(),
+        averaged.meta.step
     );
     Ok(())
 }
