@@ -112,21 +112,7 @@ pub struct TrainSection {
     /// `learning_rate x factor`; the last drop reached applies.
     #[serde(default)]
     pub lr_drops: Vec<LrDrop>,
-    /// The network that plays, in self-play and in the evaluation matches,
-    /// is the mean of the weights of the last this many checkpoints
-    /// (stochastic weight averaging, as KataGo plays with averaged
-    /// snapshots); 1 = the newest checkpoint alone. Training goes on from
-    /// the newest checkpoint's own weights.
-    #[serde(default = "one_checkpoint")]
-    pub average_checkpoints: usize,
 }
-
-fn one_checkpoint() -> usize {
-    1
-}
-
-/// Most checkpoints `[train] average_checkpoints` may average.
-pub const MAX_AVERAGE_CHECKPOINTS: usize = 64;
 
 /// One step of the learning-rate schedule.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -282,12 +268,6 @@ impl TrainConfig {
                 ));
             }
         }
-        if !(1..=MAX_AVERAGE_CHECKPOINTS).contains(&t.average_checkpoints) {
-            return Err(format!(
-                "[train] `average_checkpoints` = {}: expected 1 (no averaging) to {MAX_AVERAGE_CHECKPOINTS}",
-                t.average_checkpoints
-            ));
-        }
         if t.min_steps > t.max_steps {
             return Err("[train] `min_steps` is above `max_steps`".into());
         }
@@ -344,20 +324,6 @@ mod tests {
         )
         .unwrap_err();
         assert!(e.contains("x.toml") && e.contains("never ends"), "{e}");
-        for bad in ["0", "65"] {
-            let e = TrainConfig::from_toml(
-                &TINY_CONFIG.replace(
-                    "max_steps = 20",
-                    &format!("max_steps = 20\naverage_checkpoints = {bad}"),
-                ),
-                "x.toml",
-            )
-            .unwrap_err();
-            assert!(
-                e.contains("x.toml") && e.contains("average_checkpoints") && e.contains("64"),
-                "{e}"
-            );
-        }
         let e =
             TrainConfig::from_toml(&TINY_CONFIG.replace("filters = 8", "filters = 0"), "x.toml")
                 .unwrap_err();

@@ -2,9 +2,7 @@
 //! checkpoints, `matches.jsonl`, Elo and plots, resumable at any point.
 //!
 //! Layout for a run NAME under ROOT: shards in `ROOT/data/NAME/shards/`;
-//! checkpoints (`<step>.bpk`, `<step>.json`, `<step>.optim.bpk`; with
-//! `[train] average_checkpoints` > 1 also `<step>.avg.bpk` and
-//! `<step>.avg.json`, the weight average that plays),
+//! checkpoints (`<step>.bpk`, `<step>.json`, `<step>.optim.bpk`),
 //! `state.json`, `matches.jsonl`, `elo.csv` and the plots in
 //! `ROOT/checkpoints/NAME/`. `state.json` is rewritten (atomically) after
 //! each finished phase; a killed run restarts from the last checkpoint it
@@ -19,10 +17,7 @@ use crate::window::{window_size, ReplayWindow};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use jungle_mcts::arena::{derive_seed, run_match, ArenaConfig};
 use jungle_mcts::PlayerFactory;
-use jungle_net::average::average_checkpoints;
-use jungle_net::{
-    cpu_device, load_checkpoint, save_checkpoint, CheckpointMeta, NetSpec, PolicyValueNet,
-};
+use jungle_net::{cpu_device, load_checkpoint, save_checkpoint, CheckpointMeta, NetSpec};
 use jungle_rules::Rules;
 use jungle_selfplay::{run_selfplay, SelfPlayStats};
 use rand::SeedableRng;
@@ -152,12 +147,6 @@ impl RunPaths {
     /// Checkpoint prefix of a step.
     pub fn checkpoint(&self, step: u64) -> PathBuf {
         self.checkpoints.join(format!("{step:08}"))
-    }
-
-    /// Prefix of the weight average that plays for a step (`[train]
-    /// average_checkpoints` > 1).
-    pub fn averaged(&self, step: u64) -> PathBuf {
-        self.checkpoints.join(format!("{step:08}.avg"))
     }
 
     fn state(&self) -> PathBuf {
@@ -308,62 +297,7 @@ impl Run {
             games: self.state.games,
             samples_seen: self.state.samples_seen,
         });
-        write_json_atomically(&self.paths.state(), &self.state)?;
-        self.write_average(self.state.step)
-    }
-
-    /// Whether the network that plays is a weight average.
-    fn averages(&self) -> bool {
-        self.config.train.average_checkpoints > 1
-    }
-
-    /// Prefix of the checkpoint that plays for `step`: the checkpoint, or
-    /// its weight average.
-    fn player_checkpoint(&self, step: u64) -> PathBuf {
-        if self.averages() {
-            self.paths.averaged(step)
-        } else {
-            self.paths.checkpoint(step)
-        }
-    }
-
-    /// With averaging on, writes the mean of the last `average_checkpoints`
-    /// checkpoints up to `step` as `<step>.avg` (the random start is
-    /// averaged only with itself); nothing if it exists already (a resumed
-    /// run).
-    fn write_average(&self, step: u64) -> Result<(), String> {
-        let out = self.paths.averaged(step);
-        let written = self.paths.checkpoints.join(format!("{step:08}.avg.json"));
-        if !self.averages() || written.exists() {
-            return Ok(());
-        }
-        let mut steps: Vec<u64> = (self.state.checkpoints.iter())
-            .map(|c| c.step)
-            .filter(|&s| s > 0 && s <= step)
-            .collect();
-        steps.dedup();
-        let last = &steps[steps
-            .len()
-            .saturating_sub(self.config.train.average_checkpoints)..];
-        let inputs: Vec<PathBuf> = if last.is_empty() {
-            vec![self.paths.checkpoint(step)]
-        } else {
-            last.iter().map(|&s| self.paths.checkpoint(s)).collect()
-        };
-        let average = average_checkpoints(&inputs, &cpu_device()).map_err(|e| e.to_string())?;
-        save_checkpoint(&out, &average.net, &average.meta).map_err(|e| e.to_string())
-    }
-
-    /// The network that plays the current step's self-play games.
-    fn player_net(&self) -> Result<PolicyValueNet, String> {
-        if !self.averages() {
-            return Ok(self.trainer.inference_net());
-        }
-        self.write_average(self.state.step)?;
-        let prefix = self.paths.averaged(self.state.step);
-        Ok(load_checkpoint(&prefix, &cpu_device())
-            .map_err(|e| e.to_string())?
-            .net)
+        write_json_atomically(&self.paths.state(), &self.state)
     }
 
     fn finished(&self) -> bool {
@@ -424,8 +358,8 @@ impl Run {
         let cfg = self.config.clone();
         let started = Instant::now();
 
-        // Self-play with the current network (or its weight average).
-        let net = self.player_net()?;
+        // Self-play with the current network.
+        let net = self.trainer.inference_net();
         let stats = SelfPlayStats::default();
         let evaluators = cfg.selfplay.evaluators(&net, &self.rules, &stats.cache)?;
         let sp_bar = bar(
@@ -548,10 +482,9 @@ impl Run {
         let device = cpu_device();
         let current_step = self.state.step;
         let spec = |step: u64| -> Result<NetSpec, String> {
-            self.write_average(step)?;
             let mut text = format!(
                 "net:{}:{}",
-                self.player_checkpoint(step).display(),
+                self.paths.checkpoint(step).display(),
                 cfg.simulations
             );
             if cfg.material_weight != 0.0 {
