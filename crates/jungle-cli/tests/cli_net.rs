@@ -185,19 +185,23 @@ fn average_writes_a_checkpoint_players_load_and_refuses_mixed_runs() {
     let (a, _) = net_init(&dir, "a", TINY_NET, &["--seed", "1"]);
     let (b, _) = net_init(&dir, "b", TINY_NET, &["--seed", "2"]);
     let out = dir.join("avg");
-    let (ok, stdout, stderr) = jungle(&[
-        "net",
-        "average",
-        "--out",
-        out.to_str().unwrap(),
-        a.to_str().unwrap(),
-        b.to_str().unwrap(),
-    ]);
+    let average = |inputs: &[&std::path::Path]| {
+        let mut args = vec!["net", "average", "--out", out.to_str().unwrap()];
+        args.extend(inputs.iter().map(|p| p.to_str().unwrap()));
+        jungle(&args)
+    };
+    let (ok, stdout, stderr) = average(&[&a, &b]);
     assert!(ok, "{stderr}");
     assert!(stdout.contains("mean of 2 checkpoints"), "{stdout}");
-    let weights = |p: &std::path::Path| std::fs::read(p.with_extension("bpk")).unwrap();
-    assert_ne!(weights(&out), weights(&a));
-    assert_ne!(weights(&out), weights(&b));
+    // The average is a third network: it judges the start unlike either input.
+    let value = |prefix: &std::path::Path| {
+        let spec = format!("net:{}:1", prefix.display());
+        json(&["analyze", "--player", &spec, "--json"])["value"]
+            .as_f64()
+            .unwrap()
+    };
+    let (va, vb, vm) = (value(&a), value(&b), value(&out));
+    assert!(vm != va && vm != vb, "{va} {vb} {vm}");
     let v = json(&[
         "arena",
         "--a",
@@ -219,19 +223,12 @@ fn average_writes_a_checkpoint_players_load_and_refuses_mixed_runs() {
     );
     let (other, _) = net_init(&dir, "other", TINY_NET, &["--variant", "trap-attack"]);
     for (second, expected) in [(&wide, "filters"), (&other, "rules")] {
-        let (ok, _, stderr) = jungle(&[
-            "net",
-            "average",
-            "--out",
-            out.to_str().unwrap(),
-            a.to_str().unwrap(),
-            second.to_str().unwrap(),
-        ]);
+        let (ok, _, stderr) = average(&[&a, second]);
         assert!(!ok);
         assert!(stderr.contains(expected), "{stderr}");
         assert!(stderr.contains(&second.display().to_string()), "{stderr}");
     }
-    let (ok, _, stderr) = jungle(&["net", "average", "--out", out.to_str().unwrap()]);
+    let (ok, _, stderr) = average(&[]);
     assert!(!ok);
     assert!(stderr.contains("CHECKPOINTS"), "{stderr}");
     std::fs::remove_dir_all(&dir).unwrap();
