@@ -7,7 +7,9 @@
 //! to its value (`jungle_net::with_material`); `setoption name Qsearch value
 //! W` the quiescence term (`jungle_mcts::WithQuiescence`); `setoption name Safety value
 //! N` sets how many moves ahead the root safety check looks for forced wins
-//! (`safety_moves`; 0 turns it off).
+//! (`safety_moves`; 0 turns it off). The network's evaluations are cached
+//! for the whole session (positions met again in later moves and games cost
+//! no network call) until an option that changes them is set.
 //! Input is read on its own thread, so `stop` and `quit` reach a running
 //! search. A bad command gets an `info string error: ...` line and the
 //! engine goes on.
@@ -16,7 +18,8 @@ use crate::protocol::{parse, Command, GoLimit, Start};
 use jungle_mcts::players::AlphaBeta;
 use jungle_mcts::quiescence::check_quiescence_weight;
 use jungle_mcts::{
-    search, CachedEvaluator, Player, Search, SearchConfig, WithQuiescence, PLAY_SAFETY_MOVES,
+    search, CacheCounters, CachedEvaluator, Player, Search, SearchConfig, WithQuiescence,
+    PLAY_SAFETY_MOVES,
 };
 use jungle_net::{
     check_material_weight, cpu_device, load_checkpoint, NetEvaluator, NoSurvivalHead,
@@ -42,6 +45,10 @@ const MAX_SAFETY: u32 = 8;
 /// Most simulations a `go depth` of the network's search may take.
 const DEPTH_NODE_CAP: u64 = 200_000;
 
+/// The network's evaluator as the engine keeps it: the quiescence term and
+/// an evaluation cache in front of the network.
+type NetworkEvaluator = CachedEvaluator<WithQuiescence<NetEvaluator>>;
+
 /// The state of one engine session.
 pub struct Engine {
     rules: Rules,
@@ -57,6 +64,11 @@ pub struct Engine {
     depth: u32,
     game: Game,
     search: Option<Search>,
+    /// The network's evaluator with its cache, kept across moves and games;
+    /// dropped when Variant, Network, Material or Qsearch changes.
+    evaluator: Option<NetworkEvaluator>,
+    /// What `evaluator`'s cache has answered.
+    cache: Arc<CacheCounters>,
     seed: u64,
 }
 
@@ -80,6 +92,8 @@ impl Engine {
             depth: DEFAULT_DEPTH,
             game: Game::new(Rules::default()),
             search: None,
+            evaluator: None,
+            cache: Arc::default(),
             seed: 0,
         }
     }
@@ -103,7 +117,12 @@ impl Engine {
     }
 
     fn set_option(&mut self, name: &str, value: &str) -> Result<String, String> {
-        match name.to_ascii_lowercase().as_str() {
+        let name = name.to_ascii_lowercase();
+        if ["variant", "network", "material", "qsearch"].contains(&name.as_str()) {
+            // The cached evaluations depend on these.
+            self.evaluator = None;
+        }
+        match name.as_str() {
             "variant" => {
                 let rules = Rules::load(value).map_err(|e| e.to_string())?;
                 self.rules = rules;
@@ -232,12 +251,21 @@ impl Engine {
         let tree = self
             .search
             .get_or_insert_with(|| Search::new(rules.clone(), config, seed));
-        let evaluator = NetEvaluator::new(net, rules.clone())
-            .with_material_weight(self.material)
-            .expect("Material and Network are checked together in set_option");
-        let evaluator = WithQuiescence::new(evaluator, rules, self.qsearch);
-        // Lives for this move's search: transpositions cost no network call.
-        let mut evaluator = CachedEvaluator::new(evaluator, PLAYER_EVAL_CACHE, Arc::default());
+        let evaluator = match &mut self.evaluator {
+            Some(evaluator) => evaluator,
+            empty => {
+                let evaluator = NetEvaluator::new(net, rules.clone())
+                    .with_material_weight(self.material)
+                    .expect("Material and Network are checked together in set_option");
+                let evaluator = WithQuiescence::new(evaluator, rules, self.qsearch);
+                self.cache = Arc::default();
+                empty.insert(CachedEvaluator::new(
+                    evaluator,
+                    PLAYER_EVAL_CACHE,
+                    Arc::clone(&self.cache),
+                ))
+            }
+        };
         let mut total: u64 = 0;
         loop {
             let chunk = match limit {
@@ -246,7 +274,7 @@ impl Engine {
                 _ => CHUNK,
             };
             tree.set_simulations(chunk.max(1));
-            let result = search(tree, &self.game, &mut evaluator);
+            let result = search(tree, &self.game, evaluator);
             total += result.simulations as u64;
             let ms = started.elapsed().as_millis();
             say(format!(
@@ -475,5 +503,45 @@ mod tests {
         assert!(out[0].starts_with("perft 3 nodes "), "{out:?}");
         let out = run(&mut e, "d");
         assert!(out.iter().any(|l| l.contains("a b c d e f g")), "{out:?}");
+    }
+
+    #[test]
+    fn the_network_evaluations_stay_cached_until_an_option_changes_them() {
+        let net = jungle_net::NetConfig::new()
+            .with_blocks(1)
+            .with_filters(8)
+            .with_policy_filters(4)
+            .with_value_filters(4)
+            .with_value_hidden(8)
+            .init(&cpu_device());
+        let mut e = Engine::new();
+        e.network = Some((PathBuf::from("memory"), net));
+        let lookups = |e: &Engine| e.cache.lookups.load(Ordering::Relaxed);
+        let hits = |e: &Engine| e.cache.hits.load(Ordering::Relaxed);
+        run(&mut e, "position startpos");
+        let out = run(&mut e, "go nodes 128");
+        assert!(out.last().unwrap().starts_with("bestmove "), "{out:?}");
+        let (first_lookups, first_hits) = (lookups(&e), hits(&e));
+        assert!(first_lookups > 50, "{first_lookups}");
+        // A new game searches the same start again from an empty tree: the
+        // positions come back from the cache.
+        run(&mut e, "jceinewgame");
+        run(&mut e, "position startpos");
+        run(&mut e, "go nodes 128");
+        let (new_lookups, new_hits) = (lookups(&e) - first_lookups, hits(&e) - first_hits);
+        assert!(new_lookups > 50, "{new_lookups}");
+        assert!(new_hits * 2 > new_lookups, "{new_hits} of {new_lookups}");
+        // Qsearch changes every value: the cache starts empty.
+        run(&mut e, "setoption name Qsearch value 0.5");
+        run(&mut e, "jceinewgame");
+        run(&mut e, "position startpos");
+        run(&mut e, "go nodes 128");
+        assert!(lookups(&e) > 50, "{}", lookups(&e));
+        assert!(
+            hits(&e) * 2 < lookups(&e),
+            "{} of {}",
+            hits(&e),
+            lookups(&e)
+        );
     }
 }
