@@ -19,13 +19,7 @@ struct Collect(Vec<Vec<f32>>);
 
 impl ModuleVisitor for Collect {
     fn visit_float<const D: usize>(&mut self, param: &Param<Tensor<D>>) {
-        let values = param
-            .val()
-            .into_data()
-            .convert::<f32>()
-            .try_to_vec::<f32>()
-            .expect("float tensor data");
-        self.0.push(values);
+        self.0.push(crate::fast::param(param));
     }
 }
 
