@@ -28,6 +28,8 @@ fn arena_json_has_the_documented_keys() {
         "elo",
         "elo_ci95",
         "mean_plies",
+        "a_ms_per_move",
+        "b_ms_per_move",
         "reasons",
     ] {
         assert!(v.get(key).is_some(), "missing {key}: {v}");
@@ -44,6 +46,10 @@ fn arena_json_has_the_documented_keys() {
         .sum();
     assert_eq!(reasons, 6);
     assert_eq!(v["elo_ci95"].as_array().unwrap().len(), 2);
+    for key in ["a_ms_per_move", "b_ms_per_move"] {
+        let ms = v[key].as_f64().unwrap();
+        assert!(ms.is_finite() && ms >= 0.0, "{key}: {v}");
+    }
 }
 
 #[test]
@@ -64,7 +70,16 @@ fn arena_is_reproducible_for_a_seed_whatever_the_threads() {
             "--json",
         ]
     };
-    assert_eq!(json(&args("1")), json(&args("2")));
+    // Everything but the thinking times (wall clock) is the same.
+    let games = |threads| {
+        let mut v = json(&args(threads));
+        let fields = v.as_object_mut().unwrap();
+        for key in ["a_ms_per_move", "b_ms_per_move"] {
+            assert!(fields.remove(key).is_some(), "missing {key}");
+        }
+        v
+    };
+    assert_eq!(games("1"), games("2"));
 }
 
 #[test]
@@ -189,6 +204,9 @@ fn arena_records_games_that_analyze_can_replay() {
     assert_eq!(a_score, a_points);
     let g = &games[0];
     assert_eq!(g["south"], "greedy", "game 0 seats A in the south: {g}");
+    for key in ["a_seconds", "b_seconds"] {
+        assert!(g[key].as_f64().unwrap() >= 0.0, "{key}: {g}");
+    }
     let moves: Vec<&str> = g["moves"].as_str().unwrap().split(' ').collect();
     assert_eq!(moves.len() as u64, g["plies"].as_u64().unwrap());
     // The position before the last move: that move is legal there.

@@ -10,6 +10,7 @@ use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::BTreeMap;
+use std::time::Instant;
 
 /// Settings of a match.
 #[derive(Clone, Debug)]
@@ -88,6 +89,42 @@ impl GameResult {
     }
 }
 
+/// The time one player spent choosing its moves in a game.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct ThinkTime {
+    /// Moves the player chose (the random opening plies are not counted).
+    pub moves: u32,
+    /// Wall-clock seconds spent in those choices.
+    pub seconds: f64,
+}
+
+impl ThinkTime {
+    /// Adds one move that took `seconds`.
+    fn add(&mut self, seconds: f64) {
+        self.moves += 1;
+        self.seconds += seconds;
+    }
+}
+
+/// Each side's [`ThinkTime`] in one game.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SideTimes {
+    /// South's time.
+    pub south: ThinkTime,
+    /// North's time.
+    pub north: ThinkTime,
+}
+
+impl SideTimes {
+    /// The time of `side`.
+    pub fn of(&self, side: Side) -> ThinkTime {
+        match side {
+            Side::South => self.south,
+            Side::North => self.north,
+        }
+    }
+}
+
 /// One game of a match.
 #[derive(Clone, Debug)]
 pub struct GameRecord {
@@ -101,6 +138,8 @@ pub struct GameRecord {
     pub plies: u32,
     /// Every move, opening included.
     pub moves: Vec<Move>,
+    /// The time each seat spent choosing its moves.
+    pub times: SideTimes,
 }
 
 impl GameRecord {
@@ -112,6 +151,16 @@ impl GameRecord {
     /// The end reason's name (see [`GameResult::reason_name`]).
     pub fn reason_name(&self) -> &'static str {
         self.result.reason_name()
+    }
+
+    /// Player A's time choosing its moves.
+    pub fn a_time(&self) -> ThinkTime {
+        self.times.of(self.a_side)
+    }
+
+    /// Player B's time choosing its moves.
+    pub fn b_time(&self) -> ThinkTime {
+        self.times.of(self.a_side.opponent())
     }
 }
 
@@ -147,21 +196,24 @@ pub fn random_opening(rules: &Rules, plies: u32, seed: u64) -> Game {
 
 /// Plays `game` to the end (or to `max_plies`); `south` and `north` pick
 /// the moves. A player that gives up, or names an illegal move, forfeits.
+/// Also returns the wall-clock time each side spent choosing.
 pub fn play_out(
     mut game: Game,
     south: &mut dyn Player,
     north: &mut dyn Player,
     max_plies: u32,
-) -> (Game, GameResult) {
+) -> (Game, GameResult, SideTimes) {
+    let mut times = SideTimes::default();
     while !game.is_over() && (game.moves().len() as u32) < max_plies {
         let side = game.position().side_to_move();
-        let player: &mut dyn Player = match side {
-            Side::South => &mut *south,
-            Side::North => &mut *north,
+        let (player, clock): (&mut dyn Player, &mut ThinkTime) = match side {
+            Side::South => (&mut *south, &mut times.south),
+            Side::North => (&mut *north, &mut times.north),
         };
-        let played = player
-            .try_choose(&game)
-            .and_then(|d| game.play(d.mv).map_err(|e| format!("illegal move: {e}")));
+        let started = Instant::now();
+        let chosen = player.try_choose(&game);
+        clock.add(started.elapsed().as_secs_f64());
+        let played = chosen.and_then(|d| game.play(d.mv).map_err(|e| format!("illegal move: {e}")));
         if let Err(reason) = played {
             let forfeit = Some(Forfeit {
                 side,
@@ -173,6 +225,7 @@ pub fn play_out(
                     outcome: None,
                     forfeit,
                 },
+                times,
             );
         }
     }
@@ -183,6 +236,7 @@ pub fn play_out(
             outcome,
             forfeit: None,
         },
+        times,
     )
 }
 
@@ -206,7 +260,7 @@ pub fn play_match_game(
     );
     let mut pa = a.build(&cfg.rules, derive_seed(cfg.seed, index as u64, 1));
     let mut pb = b.build(&cfg.rules, derive_seed(cfg.seed, index as u64, 2));
-    let (game, result) = match a_side {
+    let (game, result, times) = match a_side {
         Side::South => play_out(start, pa.as_mut(), pb.as_mut(), cfg.max_plies),
         Side::North => play_out(start, pb.as_mut(), pa.as_mut(), cfg.max_plies),
     };
@@ -216,6 +270,7 @@ pub fn play_match_game(
         result,
         plies: game.moves().len() as u32,
         moves: game.moves().to_vec(),
+        times,
     }
 }
 
@@ -262,6 +317,11 @@ pub struct MatchSummary {
     pub elo_ci95: [f64; 2],
     /// Mean game length in plies.
     pub mean_plies: f64,
+    /// A's mean wall-clock milliseconds per move chosen (opening plies
+    /// excluded; games run in parallel share the cores).
+    pub a_ms_per_move: f64,
+    /// B's mean milliseconds per move chosen.
+    pub b_ms_per_move: f64,
     /// Games per end reason (`den`, `annihilation`, `no_move`, `repetition`,
     /// `quiet_limit`, `forfeit`, and `ply_cap` for stopped games).
     pub reasons: BTreeMap<String, u32>,
@@ -307,6 +367,8 @@ impl MatchSummary {
             } else {
                 records.iter().map(|r| r.plies as f64).sum::<f64>() / games as f64
             },
+            a_ms_per_move: ms_per_move(records.iter().map(GameRecord::a_time)),
+            b_ms_per_move: ms_per_move(records.iter().map(GameRecord::b_time)),
             reasons,
             forfeits: records
                 .iter()
@@ -316,5 +378,15 @@ impl MatchSummary {
                 })
                 .collect(),
         }
+    }
+}
+
+/// Mean milliseconds per move over many games' times (0 with no moves).
+fn ms_per_move(times: impl Iterator<Item = ThinkTime>) -> f64 {
+    let (moves, seconds) = times.fold((0u64, 0.0), |(m, s), t| (m + t.moves as u64, s + t.seconds));
+    if moves == 0 {
+        0.0
+    } else {
+        1000.0 * seconds / moves as f64
     }
 }

@@ -91,3 +91,18 @@ fn match_summary_adds_up() {
     assert!(s.elo_ci95[0] <= s.elo && s.elo <= s.elo_ci95[1]);
     assert!(s.mean_plies >= 4.0);
 }
+
+#[test]
+fn a_match_times_every_move_each_player_chose() {
+    let cfg = ArenaConfig::new(Rules::default(), 4, 5);
+    let records = run_match(&spec("alphabeta:3"), &spec("random"), &cfg, &|_| {});
+    for r in &records {
+        let (a, b) = (r.a_time(), r.b_time());
+        assert_eq!(a.moves + b.moves + cfg.opening_plies, r.plies, "{r:?}");
+        assert!(a.moves.abs_diff(b.moves) <= 1, "{r:?}");
+        assert!(a.seconds > 0.0 && b.seconds >= 0.0, "{r:?}");
+    }
+    // A depth-3 search takes far longer per move than a random pick.
+    let s = MatchSummary::new("alphabeta:3", "random", &records);
+    assert!(s.a_ms_per_move > 10.0 * s.b_ms_per_move, "{s:?}");
+}

@@ -94,7 +94,7 @@ fn play_one(
     let p = player.build(rules, derive_seed(cfg.seed, index as u64, 1));
     let o = opponent.build(rules, derive_seed(cfg.seed, index as u64, 2));
     let (mut first, mut second) = if player_first { (p, o) } else { (o, p) };
-    let (game, result) = if first_mover == Side::South {
+    let (game, result, _) = if first_mover == Side::South {
         play_out(start, first.as_mut(), second.as_mut(), cfg.max_plies)
     } else {
         play_out(start, second.as_mut(), first.as_mut(), cfg.max_plies)

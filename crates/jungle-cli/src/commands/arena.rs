@@ -109,6 +109,8 @@ fn write_record(path: &Path, a: &str, b: &str, records: &[GameRecord]) -> Result
             "score_a": r.score_for_a(),
             "reason": r.reason_name(),
             "plies": r.plies,
+            "a_seconds": r.a_time().seconds,
+            "b_seconds": r.b_time().seconds,
             "moves": moves.join(" "),
         });
         text.push_str(&line.to_string());
@@ -137,6 +139,10 @@ fn print_summary(s: &MatchSummary, variant: &str, seconds: f64) {
         s.elo, s.elo_ci95[0], s.elo_ci95[1]
     );
     println!("plies  {:.1} on average", s.mean_plies);
+    println!(
+        "think  A {:.1} ms/move, B {:.1} ms/move",
+        s.a_ms_per_move, s.b_ms_per_move
+    );
     let reasons: Vec<String> = s
         .reasons
         .iter()
