@@ -92,7 +92,8 @@ impl GameResult {
 /// The time one player spent choosing its moves in a game.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct ThinkTime {
-    /// Moves the player chose (the random opening plies are not counted).
+    /// Choices the player was asked for (the random opening plies are not
+    /// counted; a choice that forfeited the game is).
     pub moves: u32,
     /// Wall-clock seconds spent in those choices.
     pub seconds: f64,
