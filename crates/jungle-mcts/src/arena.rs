@@ -107,25 +107,6 @@ impl ThinkTime {
     }
 }
 
-/// Each side's [`ThinkTime`] in one game.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct SideTimes {
-    /// South's time.
-    pub south: ThinkTime,
-    /// North's time.
-    pub north: ThinkTime,
-}
-
-impl SideTimes {
-    /// The time of `side`.
-    pub fn of(&self, side: Side) -> ThinkTime {
-        match side {
-            Side::South => self.south,
-            Side::North => self.north,
-        }
-    }
-}
-
 /// One game of a match.
 #[derive(Clone, Debug)]
 pub struct GameRecord {
@@ -139,8 +120,8 @@ pub struct GameRecord {
     pub plies: u32,
     /// Every move, opening included.
     pub moves: Vec<Move>,
-    /// The time each seat spent choosing its moves.
-    pub times: SideTimes,
+    /// The time each seat spent choosing its moves, by [`Side::index`].
+    pub times: [ThinkTime; 2],
 }
 
 impl GameRecord {
@@ -156,12 +137,12 @@ impl GameRecord {
 
     /// Player A's time choosing its moves.
     pub fn a_time(&self) -> ThinkTime {
-        self.times.of(self.a_side)
+        self.times[self.a_side.index()]
     }
 
     /// Player B's time choosing its moves.
     pub fn b_time(&self) -> ThinkTime {
-        self.times.of(self.a_side.opponent())
+        self.times[(!self.a_side).index()]
     }
 }
 
@@ -197,23 +178,24 @@ pub fn random_opening(rules: &Rules, plies: u32, seed: u64) -> Game {
 
 /// Plays `game` to the end (or to `max_plies`); `south` and `north` pick
 /// the moves. A player that gives up, or names an illegal move, forfeits.
-/// Also returns the wall-clock time each side spent choosing.
+/// Also returns the wall-clock time each side spent choosing (by
+/// [`Side::index`]).
 pub fn play_out(
     mut game: Game,
     south: &mut dyn Player,
     north: &mut dyn Player,
     max_plies: u32,
-) -> (Game, GameResult, SideTimes) {
-    let mut times = SideTimes::default();
+) -> (Game, GameResult, [ThinkTime; 2]) {
+    let mut times = [ThinkTime::default(); 2];
     while !game.is_over() && (game.moves().len() as u32) < max_plies {
         let side = game.position().side_to_move();
-        let (player, clock): (&mut dyn Player, &mut ThinkTime) = match side {
-            Side::South => (&mut *south, &mut times.south),
-            Side::North => (&mut *north, &mut times.north),
+        let player: &mut dyn Player = match side {
+            Side::South => &mut *south,
+            Side::North => &mut *north,
         };
         let started = Instant::now();
         let chosen = player.try_choose(&game);
-        clock.add(started.elapsed().as_secs_f64());
+        times[side.index()].add(started.elapsed().as_secs_f64());
         let played = chosen.and_then(|d| game.play(d.mv).map_err(|e| format!("illegal move: {e}")));
         if let Err(reason) = played {
             let forfeit = Some(Forfeit {
