@@ -27,7 +27,7 @@ pub const OUTPUT_NAMES: [&str; 3] = ["policy", "wdl", "moves_left"];
 /// survival logits `[batch, 32]`.
 pub const SURVIVAL_OUTPUT_NAME: &str = "survival";
 /// The material weight `model.json` recommends for the survival output
-/// (measured: `docs/ablation-material.md`).
+/// (measured: `docs/experiments/ablation-material.md`).
 pub const RECOMMENDED_MATERIAL_WEIGHT: f32 = 0.6;
 /// `format` of `model.json`.
 pub const MODEL_FORMAT: &str = "jungle-zero-model";
@@ -220,7 +220,7 @@ pub struct ModelDescription {
     pub moves: MoveEncoding,
     /// The outputs, in order.
     pub outputs: Vec<TensorInfo>,
-    /// The rule set the network was trained for (every switch of RULES.md).
+    /// The rule set the network was trained for (every switch of docs/RULES.md).
     pub rules: Rules,
     /// The architecture.
     pub network: NetConfig,

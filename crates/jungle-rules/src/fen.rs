@@ -1,4 +1,4 @@
-//! Position strings (FEN) as RULES.md defines them: ranks 9 down to 1 split by
+//! Position strings (FEN) as docs/RULES.md defines them: ranks 9 down to 1 split by
 //! `/`, digits for runs of empty squares, upper case South, lower case North,
 //! the side to move (`w` South, `b` North), then optionally the plies since the
 //! last capture and the full-move number. The reader takes the short form; the

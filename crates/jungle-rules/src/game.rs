@@ -1,5 +1,5 @@
 //! A game: the rule set, the start position, the moves played and every
-//! position since, with the end-of-game rules of RULES.md (den,
+//! position since, with the end-of-game rules of docs/RULES.md (den,
 //! annihilation, no move, repetition, quiet-move limit) checked after every
 //! move, in that order.
 

@@ -34,7 +34,7 @@ pub fn legal_moves_in_history(pos: &Position, rules: &Rules, history: &[u64]) ->
     moves
 }
 
-/// The end-of-game rules of RULES.md, checked in their order (den,
+/// The end-of-game rules of docs/RULES.md, checked in their order (den,
 /// annihilation, no move, repetition, quiet-move limit) for `pos`, given
 /// whether the side to move has a legal move (after the `forbidden` filter)
 /// and how many times `pos` has occurred.

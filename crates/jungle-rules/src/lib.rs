@@ -1,6 +1,6 @@
 //! # jungle-rules
 //!
-//! The rules of Jungle (Dou Shou Qi) as written in the project's `RULES.md`:
+//! The rules of Jungle (Dou Shou Qi) as written in docs/RULES.md:
 //! the board as bitboards, every variant switch ([`Rules`]), exact legal move
 //! generation, make/unmake with an incremental Zobrist hash, the game with its
 //! end-of-game and draw rules ([`Game`]), FEN and move text, left-right

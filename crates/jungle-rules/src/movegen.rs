@@ -1,4 +1,4 @@
-//! Legal move generation for every rule and switch of RULES.md.
+//! Legal move generation for every rule and switch of docs/RULES.md.
 //!
 //! In Jungle every pseudo-legal move is legal (there is no check), so the
 //! generator is exact. The one history-dependent rule,

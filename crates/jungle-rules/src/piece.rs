@@ -102,7 +102,7 @@ impl Animal {
         Animal::ALL[i]
     }
 
-    /// The rank of RULES.md: 1 (rat) to 8 (elephant).
+    /// The rank of docs/RULES.md: 1 (rat) to 8 (elephant).
     #[inline]
     pub const fn rank(self) -> u8 {
         self as u8 + 1

@@ -49,7 +49,7 @@ fn piece_from_byte(b: u8) -> Option<Piece> {
     (b != EMPTY).then(|| Piece::from_byte(b))
 }
 
-/// The standard start position of RULES.md.
+/// The standard start position of docs/RULES.md.
 pub const START_FEN: &str = "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w 0 1";
 
 impl Position {

@@ -1,4 +1,4 @@
-//! The rule set: every variant switch of RULES.md, with toml loading and the
+//! The rule set: every variant switch of docs/RULES.md, with toml loading and the
 //! named presets of `configs/variants/`.
 
 use crate::piece::{Animal, Side};
@@ -58,7 +58,7 @@ pub enum RepetitionOutcome {
     Forbidden,
 }
 
-/// Every switch of the variant table in RULES.md. The default is the
+/// Every switch of the variant table in docs/RULES.md. The default is the
 /// `standard` rule set; a toml file lists only the switches it changes.
 #[derive(Clone, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]

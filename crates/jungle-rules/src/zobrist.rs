@@ -1,5 +1,5 @@
 //! Zobrist keys: one per (piece, square) and one for North to move.
-//! The hash covers what RULES.md calls "the same position" (animals on
+//! The hash covers what docs/RULES.md calls "the same position" (animals on
 //! squares and the side to move), not the move counters.
 
 use crate::piece::Piece;

@@ -1,5 +1,5 @@
 //! A second, deliberately plain move generator written straight from
-//! RULES.md (square by square, no bitboards, no tables), compared with the
+//! docs/RULES.md (square by square, no bitboards, no tables), compared with the
 //! engine on random positions under random rule sets.
 
 use jungle_rules::{Animal, JumpRule, Piece, Position, Rules, Side, Square};

@@ -1,4 +1,4 @@
-//! One test per numbered rule of RULES.md and per variant switch, each on
+//! One test per numbered rule of docs/RULES.md and per variant switch, each on
 //! positions built from FEN, checking the exact legal moves or the exact
 //! outcome.
 
@@ -593,4 +593,25 @@ fn rule_set_start_fen() {
 #[test]
 fn start_position_has_24_moves() {
     assert_eq!(Game::new(Rules::default()).legal_moves().len(), 24);
+}
+
+// ---------------------------------------------------------------- The document
+
+#[test]
+fn docs_rules_md_names_every_switch_and_preset() {
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/RULES.md"))
+        .expect("docs/RULES.md is the project's rules reference");
+    // Every key of a rule set (start_fen set, so no key is left out).
+    let rules = Rules {
+        start_fen: Some(jungle_rules::Position::start().to_fen()),
+        ..Rules::default()
+    };
+    let table: toml::Table = toml::from_str(&toml::to_string(&rules).unwrap()).unwrap();
+    assert_eq!(table.len(), 12, "a switch was added: describe it in docs/RULES.md");
+    for key in table.keys() {
+        assert!(doc.contains(&format!("`{key}`")), "docs/RULES.md lacks `{key}`");
+    }
+    for preset in Rules::preset_names() {
+        assert!(doc.contains(&format!("`{preset}`")), "docs/RULES.md lacks preset `{preset}`");
+    }
 }
