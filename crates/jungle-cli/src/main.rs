@@ -35,7 +35,7 @@ enum Command {
     Shards(commands::selfplay::ShardsArgs),
     /// Export a checkpoint for other front ends: model.onnx, model.json, model.safetensors, testcases.json.
     Export(commands::export::ExportArgs),
-    /// Run as a JCEI engine on stdin/stdout (the protocol of jungine; see the README).
+    /// Run as a JCEI engine on stdin/stdout (the protocol of jungine; docs/guide/players.md).
     Engine(commands::engine::EngineArgs),
     /// Play against a player in the terminal (moves like a3a4; undo, hint).
     Play(commands::play::PlayArgs),
@@ -63,8 +63,21 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => {
-            eprintln!("error: {err:#}");
+            eprintln!("error: {}", describe(&err));
             ExitCode::FAILURE
         }
     }
+}
+
+/// The error and its causes joined by `: `, leaving out a cause whose text
+/// the message already holds (the library errors quote their causes).
+fn describe(err: &anyhow::Error) -> String {
+    let mut text = err.to_string();
+    for cause in err.chain().skip(1) {
+        let cause = cause.to_string();
+        if !text.contains(&cause) {
+            text = format!("{text}: {cause}");
+        }
+    }
+    text
 }

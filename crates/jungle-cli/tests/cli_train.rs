@@ -183,11 +183,9 @@ fn evaluation_every_nth_generation_and_the_learning_rate_schedule() {
     let text = std::fs::read_to_string(TINY)
         .unwrap()
         .replace("generations = 2", "generations = 4")
-        .replace("opening_plies = 4", "opening_plies = 4\nevery = 3")
-        .replace(
-            "max_steps = 20",
-            "max_steps = 20\nlr_warmup_steps = 2\nlr_drops = [{ at = 0.5, factor = 0.1 }]",
-        );
+        .replace("every = 1 ", "every = 3 ")
+        .replace("lr_warmup_steps = 0", "lr_warmup_steps = 2")
+        .replace("lr_drops = []", "lr_drops = [{ at = 0.5, factor = 0.1 }]");
     std::fs::write(&cfg, text).unwrap();
     let (ok, stdout, stderr) = train(cfg.to_str().unwrap(), &root, Some("t"));
     assert!(ok, "{stderr}");
@@ -228,5 +226,41 @@ fn evaluation_every_nth_generation_and_the_learning_rate_schedule() {
         (lr[2] - 0.0002).abs() < 1e-9 && (lr[3] - 0.0002).abs() < 1e-9,
         "{lr:?}"
     );
+    std::fs::remove_dir_all(root).unwrap();
+}
+
+#[test]
+fn set_overrides_one_key_and_an_unknown_key_is_named() {
+    let root = temp_dir("train-set");
+    let root_text = root.to_str().unwrap();
+    let (ok, _, stderr) = jungle(&[
+        "train",
+        "--config",
+        TINY,
+        "--root",
+        root_text,
+        "--run",
+        "t",
+        "--set",
+        "run.generations=1",
+        "--set",
+        "eval.games_vs_anchors=1",
+    ]);
+    assert!(ok, "{stderr}");
+    let s = state(&root);
+    assert_eq!(s["generation"], 1);
+    assert_eq!(s["config"]["eval"]["games_vs_anchors"], 1);
+    for (set, named) in [
+        ("train.learnin_rate=0.1", "`train.learnin_rate`"),
+        ("trian.learning_rate=0.1", "`trian`"),
+        ("learning_rate=0.1", "SECTION.KEY=VALUE"),
+        ("train.learning_rate=-1", "`learning_rate`"),
+    ] {
+        let (ok, _, stderr) = jungle(&[
+            "train", "--config", TINY, "--root", root_text, "--run", "u", "--set", set,
+        ]);
+        assert!(!ok && stderr.contains(named), "{set}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{stderr}");
+    }
     std::fs::remove_dir_all(root).unwrap();
 }

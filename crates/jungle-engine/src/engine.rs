@@ -15,17 +15,13 @@
 //! engine goes on.
 
 use crate::protocol::{parse, Command, GoLimit, Start};
-use jungle_mcts::players::AlphaBeta;
-use jungle_mcts::quiescence::check_quiescence_weight;
-use jungle_mcts::{
-    search, CacheCounters, CachedEvaluator, Player, Search, SearchConfig, WithQuiescence,
-    PLAY_SAFETY_MOVES,
-};
+use jungle_mcts::{search, CacheCounters, Search, SearchConfig, PLAY_SAFETY_MOVES};
 use jungle_net::{
-    check_material_weight, cpu_device, load_checkpoint, NetEvaluator, NoSurvivalHead,
-    PolicyValueNet, PLAYER_EVAL_CACHE,
+    cpu_device, load_checkpoint, CheckpointError, NetStack, NoSurvivalHead, PolicyValueNet,
+    ValueTerms,
 };
-use jungle_rules::{perft, Game, Move, Rules};
+use jungle_play::{AlphaBeta, Player, PLAYER_EVAL_CACHE};
+use jungle_rules::{perft, FenError, Game, GameError, InvalidKey, Move, Rules, RulesError};
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -45,9 +41,67 @@ const MAX_SAFETY: u32 = 8;
 /// Most simulations a `go depth` of the network's search may take.
 const DEPTH_NODE_CAP: u64 = 200_000;
 
-/// The network's evaluator as the engine keeps it: the quiescence term and
-/// an evaluation cache in front of the network.
-type NetworkEvaluator = CachedEvaluator<WithQuiescence<NetEvaluator>>;
+/// Why a `setoption` or a `position` was refused (the engine answers
+/// `info string error: ...` and goes on).
+#[derive(Debug, thiserror::Error)]
+pub enum CommandError {
+    /// The rule set did not load.
+    #[error(transparent)]
+    Variant(#[from] RulesError),
+    /// The checkpoint did not load.
+    #[error(transparent)]
+    Network(#[from] CheckpointError),
+    /// A material weight and a network without the survival head.
+    #[error("{option} for network {network}: {source}")]
+    NoSurvivalHead {
+        /// The option being set.
+        option: &'static str,
+        /// The network's path.
+        network: String,
+        /// Why.
+        source: NoSurvivalHead,
+    },
+    /// An option's value is not accepted.
+    #[error("{option} `{value}`: expected {expected}")]
+    Value {
+        /// The option.
+        option: &'static str,
+        /// The text given.
+        value: String,
+        /// What is accepted.
+        expected: String,
+    },
+    /// No such option.
+    #[error("unknown option `{0}`; expected Variant, Network, Material, Qsearch, Safety, Nodes or Depth")]
+    UnknownOption(String),
+    /// The position string is malformed.
+    #[error(transparent)]
+    Fen(#[from] FenError),
+    /// A move of `position ... moves` cannot be played.
+    #[error("move `{text}`: {source}")]
+    Move {
+        /// The move text.
+        text: String,
+        /// Why.
+        source: GameError,
+    },
+}
+
+/// A weight option: a number that `check` accepts.
+fn weight(
+    option: &'static str,
+    value: &str,
+    check: fn(f32) -> Result<(), InvalidKey>,
+) -> Result<f32, CommandError> {
+    let refused = |expected: String| CommandError::Value {
+        option,
+        value: value.to_string(),
+        expected,
+    };
+    let w: f32 = value.parse().map_err(|_| refused("a number".into()))?;
+    check(w).map_err(|e| refused(e.expected))?;
+    Ok(w)
+}
 
 /// The state of one engine session.
 pub struct Engine {
@@ -66,7 +120,7 @@ pub struct Engine {
     search: Option<Search>,
     /// The network's evaluator with its cache, kept across moves and games;
     /// dropped when Variant, Network, Material or Qsearch changes.
-    evaluator: Option<NetworkEvaluator>,
+    evaluator: Option<NetStack>,
     /// What `evaluator`'s cache has answered.
     cache: Arc<CacheCounters>,
     seed: u64,
@@ -116,7 +170,7 @@ impl Engine {
         ]
     }
 
-    fn set_option(&mut self, name: &str, value: &str) -> Result<String, String> {
+    fn set_option(&mut self, name: &str, value: &str) -> Result<String, CommandError> {
         let name = name.to_ascii_lowercase();
         if ["variant", "network", "material", "qsearch"].contains(&name.as_str()) {
             // The cached evaluations depend on these.
@@ -124,7 +178,7 @@ impl Engine {
         }
         match name.as_str() {
             "variant" => {
-                let rules = Rules::load(value).map_err(|e| e.to_string())?;
+                let rules = Rules::load(value)?;
                 self.rules = rules;
                 self.variant = value.to_string();
                 self.game = Game::new(self.rules.clone());
@@ -137,9 +191,14 @@ impl Engine {
                     return Ok("no network: alpha-beta search".to_string());
                 }
                 let path = PathBuf::from(value);
-                let ck = load_checkpoint(&path, &cpu_device()).map_err(|e| e.to_string())?;
-                NoSurvivalHead::check(self.material, ck.net.has_survival_head())
-                    .map_err(|e| format!("network {value} has no survival head: {e}"))?;
+                let ck = load_checkpoint(&path, &cpu_device())?;
+                NoSurvivalHead::check(self.material, ck.net.has_survival_head()).map_err(
+                    |source| CommandError::NoSurvivalHead {
+                        option: "Network",
+                        network: format!("{value} (no survival head)"),
+                        source,
+                    },
+                )?;
                 let note = format!(
                     "network {} (step {}, {} blocks x {} filters)",
                     value, ck.meta.step, ck.meta.net.blocks, ck.meta.net.filters
@@ -149,22 +208,25 @@ impl Engine {
                 Ok(note)
             }
             "material" => {
-                let weight: f32 = value
-                    .parse()
-                    .map_err(|_| format!("Material `{value}` is not a number"))?;
-                check_material_weight(weight).map_err(|e| format!("Material: {e}"))?;
+                let weight = weight("Material", value, jungle_net::check_material_weight)?;
                 if let Some((path, net)) = &self.network {
-                    NoSurvivalHead::check(weight, net.has_survival_head())
-                        .map_err(|e| format!("Material for {}: {e}", path.display()))?;
+                    NoSurvivalHead::check(weight, net.has_survival_head()).map_err(|source| {
+                        CommandError::NoSurvivalHead {
+                            option: "Material",
+                            network: path.display().to_string(),
+                            source,
+                        }
+                    })?;
                 }
                 self.material = weight;
                 Ok(format!("material {weight}"))
             }
             "qsearch" => {
-                let weight: f32 = value
-                    .parse()
-                    .map_err(|_| format!("Qsearch `{value}` is not a number"))?;
-                check_quiescence_weight(weight).map_err(|e| format!("Qsearch: {e}"))?;
+                let weight = weight(
+                    "Qsearch",
+                    value,
+                    jungle_mcts::quiescence::check_quiescence_weight,
+                )?;
                 self.qsearch = weight;
                 Ok(format!("qsearch {weight}"))
             }
@@ -173,16 +235,25 @@ impl Engine {
                     .parse()
                     .ok()
                     .filter(|n| (0..=MAX_SAFETY).contains(n))
-                    .ok_or_else(|| format!("Safety must be a whole number from 0 to {MAX_SAFETY}"))?;
+                    .ok_or_else(|| CommandError::Value {
+                        option: "Safety",
+                        value: value.to_string(),
+                        expected: format!("a whole number from 0 to {MAX_SAFETY}"),
+                    })?;
                 self.search = None;
                 Ok(format!("safety {}", self.safety))
             }
             "nodes" => {
-                self.nodes = value
-                    .parse()
-                    .ok()
-                    .filter(|&n| n >= 1)
-                    .ok_or("Nodes must be a whole number >= 1")?;
+                self.nodes =
+                    value
+                        .parse()
+                        .ok()
+                        .filter(|&n| n >= 1)
+                        .ok_or_else(|| CommandError::Value {
+                            option: "Nodes",
+                            value: value.to_string(),
+                            expected: "a whole number >= 1".to_string(),
+                        })?;
                 Ok(format!("nodes {}", self.nodes))
             }
             "depth" => {
@@ -190,25 +261,27 @@ impl Engine {
                     .parse()
                     .ok()
                     .filter(|d| (1..=30).contains(d))
-                    .ok_or("Depth must be a whole number from 1 to 30")?;
+                    .ok_or_else(|| CommandError::Value {
+                        option: "Depth",
+                        value: value.to_string(),
+                        expected: "a whole number from 1 to 30".to_string(),
+                    })?;
                 Ok(format!("depth {}", self.depth))
             }
-            _ => Err(format!(
-                "unknown option `{name}`; expected Variant, Network, Material, Qsearch, Safety, Nodes or Depth"
-            )),
+            _ => Err(CommandError::UnknownOption(name)),
         }
     }
 
-    fn set_position(&mut self, start: &Start, moves: &[String]) -> Result<(), String> {
+    fn set_position(&mut self, start: &Start, moves: &[String]) -> Result<(), CommandError> {
         let mut game = match start {
             Start::StartPos => Game::new(self.rules.clone()),
-            Start::Fen(fen) => {
-                Game::from_fen(self.rules.clone(), fen).map_err(|e| e.to_string())?
-            }
+            Start::Fen(fen) => Game::from_fen(self.rules.clone(), fen)?,
         };
         for text in moves {
-            game.play_text(text)
-                .map_err(|e| format!("move `{text}`: {e}"))?;
+            game.play_text(text).map_err(|source| CommandError::Move {
+                text: text.clone(),
+                source,
+            })?;
         }
         self.game = game;
         Ok(())
@@ -254,16 +327,17 @@ impl Engine {
         let evaluator = match &mut self.evaluator {
             Some(evaluator) => evaluator,
             empty => {
-                let evaluator = NetEvaluator::new(net, rules.clone())
-                    .with_material_weight(self.material)
-                    .expect("Material and Network are checked together in set_option");
-                let evaluator = WithQuiescence::new(evaluator, rules, self.qsearch);
                 self.cache = Arc::default();
-                empty.insert(CachedEvaluator::new(
-                    evaluator,
-                    PLAYER_EVAL_CACHE,
-                    Arc::clone(&self.cache),
-                ))
+                let terms = ValueTerms {
+                    material_weight: self.material,
+                    qsearch_weight: self.qsearch,
+                    cache: PLAYER_EVAL_CACHE,
+                };
+                empty.insert(
+                    terms
+                        .evaluator(net, &rules, Arc::clone(&self.cache))
+                        .expect("Material, Qsearch and Network are checked in set_option"),
+                )
             }
         };
         let mut total: u64 = 0;

@@ -1,13 +1,11 @@
 //! Search benchmarks: PUCT and Gumbel tree work with a trivial evaluator
-//! (simulations per second, one thread), alpha-beta nodes per second, and
-//! the forced-win search of the root safety check (move generations per
+//! (simulations per second, one thread) and the forced-win search of the root safety check (move generations per
 //! second).
 //! Run with `cargo bench -p jungle-mcts`.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use jungle_mcts::forced::ForcedWins;
-use jungle_mcts::players::AlphaBeta;
-use jungle_mcts::{search, Player, RootSelection, Search, SearchConfig, UniformEvaluator};
+use jungle_mcts::{search, RootSelection, Search, SearchConfig, UniformEvaluator};
 use jungle_rules::{Game, Rules};
 
 fn search_benches(c: &mut Criterion) {
@@ -32,17 +30,6 @@ fn search_benches(c: &mut Criterion) {
             b.iter(|| search(&mut tree, &game, &mut UniformEvaluator))
         });
     }
-    group.finish();
-
-    let depth = 5;
-    let mut probe = AlphaBeta::new(depth, rules.clone(), 1);
-    probe.choose(&game);
-    let mut group = c.benchmark_group("alphabeta");
-    group.throughput(Throughput::Elements(probe.nodes()));
-    group.sample_size(10);
-    group.bench_function("depth5_start", |b| {
-        b.iter(|| AlphaBeta::new(depth, rules.clone(), 1).choose(&game))
-    });
     group.finish();
 
     // A late middle game of the network against alphabeta:4 (ply 125,

@@ -1,5 +1,6 @@
 //! Search settings.
 
+use jungle_rules::InvalidKey;
 use serde::{Deserialize, Serialize};
 
 /// How the root's moves are chosen during the search.
@@ -162,14 +163,14 @@ impl SearchConfig {
     /// or as a string when it is not one, and the result is validated. The
     /// message names the key and what was expected; an unknown key lists the
     /// known ones.
-    pub fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
-        let mut table = toml::Table::try_from(&*self).map_err(|e| e.to_string())?;
+    pub fn set(&mut self, key: &str, value: &str) -> Result<(), SearchKeyError> {
+        let mut table = toml::Table::try_from(&*self).expect("a search config serialises");
         if !table.contains_key(key) {
             let known: Vec<&str> = table.keys().map(String::as_str).collect();
-            return Err(format!(
-                "unknown search key `{key}`; expected one of {}",
-                known.join(", ")
-            ));
+            return Err(SearchKeyError::Unknown {
+                key: key.to_string(),
+                known: known.join(", "),
+            });
         }
         let parsed = format!("v = {value}")
             .parse::<toml::Table>()
@@ -180,8 +181,10 @@ impl SearchConfig {
         let cfg: SearchConfig =
             toml::Value::Table(table)
                 .try_into()
-                .map_err(|e: toml::de::Error| {
-                    format!("search key `{key}` = `{value}`: {}", e.message())
+                .map_err(|e: toml::de::Error| SearchKeyError::Value {
+                    key: key.to_string(),
+                    value: value.to_string(),
+                    message: e.message().trim().to_string(),
                 })?;
         cfg.validate()?;
         *self = cfg;
@@ -189,7 +192,7 @@ impl SearchConfig {
     }
 
     /// Checks the values; the message names the key and what was expected.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), InvalidKey> {
         let positive = [
             ("cpuct", self.cpuct),
             ("dirichlet_alpha", self.dirichlet_alpha),
@@ -198,7 +201,7 @@ impl SearchConfig {
         ];
         for (key, v) in positive {
             if !(v.is_finite() && v > 0.0) {
-                return Err(format!("key `{key}` is {v}, expected a positive number"));
+                return Err(InvalidKey::new(key, v, "a positive number"));
             }
         }
         let non_negative = [
@@ -208,48 +211,60 @@ impl SearchConfig {
         ];
         for (key, v) in non_negative {
             if !(v.is_finite() && v >= 0.0) {
-                return Err(format!("key `{key}` is {v}, expected a number >= 0"));
+                return Err(InvalidKey::new(key, v, "a number >= 0"));
             }
         }
-        if !(0.0..=1.0).contains(&self.dirichlet_fraction) {
-            return Err(format!(
-                "key `dirichlet_fraction` is {}, expected a number from 0 to 1",
-                self.dirichlet_fraction
-            ));
-        }
-        if !(0.0..=1.0).contains(&self.minimax_weight) {
-            return Err(format!(
-                "key `minimax_weight` is {}, expected a number from 0 to 1",
-                self.minimax_weight
-            ));
-        }
-        if !(-1.0..=1.0).contains(&self.draw_value) {
-            return Err(format!(
-                "key `draw_value` is {}, expected a number from -1 to 1",
-                self.draw_value
-            ));
-        }
+        InvalidKey::check_range("dirichlet_fraction", self.dirichlet_fraction, 0.0, 1.0)?;
+        InvalidKey::check_range("minimax_weight", self.minimax_weight, 0.0, 1.0)?;
+        InvalidKey::check_range("draw_value", self.draw_value, -1.0, 1.0)?;
         if self.simulations == 0 {
-            return Err("key `simulations` is 0, expected at least 1".into());
+            return Err(InvalidKey::new("simulations", 0, "at least 1"));
         }
         if self.leaves_per_round == 0 {
-            return Err("key `leaves_per_round` is 0, expected at least 1".into());
+            return Err(InvalidKey::new("leaves_per_round", 0, "at least 1"));
         }
         if self.safety_moves > 0 && self.safety_nodes == 0 {
-            return Err(format!(
-                "key `safety_nodes` is 0 with `safety_moves` = {}, expected at least 1 \
-                 (or `safety_moves` = 0 to turn the check off)",
-                self.safety_moves
+            return Err(InvalidKey::new(
+                "safety_nodes",
+                format!("0 with `safety_moves` = {}", self.safety_moves),
+                "at least 1 (or `safety_moves` = 0 to turn the check off)",
             ));
         }
         if self.gumbel_considered < 2 {
-            return Err(format!(
-                "key `gumbel_considered` is {}, expected at least 2",
-                self.gumbel_considered
+            return Err(InvalidKey::new(
+                "gumbel_considered",
+                self.gumbel_considered,
+                "at least 2",
             ));
         }
         Ok(())
     }
+}
+
+/// Why [`SearchConfig::set`] refused a key.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SearchKeyError {
+    /// No such key.
+    #[error("unknown search key `{key}`; expected one of {known}")]
+    Unknown {
+        /// The key given.
+        key: String,
+        /// The keys there are, comma-separated.
+        known: String,
+    },
+    /// The value is not of the key's type.
+    #[error("search key `{key}` = `{value}`: {message}")]
+    Value {
+        /// The key.
+        key: String,
+        /// The text given.
+        value: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// The value is of the right type but out of range.
+    #[error(transparent)]
+    Invalid(#[from] InvalidKey),
 }
 
 #[cfg(test)]
@@ -296,25 +311,26 @@ mod tests {
         whole.set("cpuct", "2").unwrap();
         assert_eq!(whole.cpuct, 2.0, "a whole number is read as a float");
         let before = cfg.clone();
-        let e = cfg.set("cpuctt", "2").unwrap_err();
+        let e = cfg.set("cpuctt", "2").unwrap_err().to_string();
         assert!(e.contains("cpuctt") && e.contains("fpu_reduction"), "{e}");
-        let e = cfg.set("root", "minimax").unwrap_err();
+        let e = cfg.set("root", "minimax").unwrap_err().to_string();
         assert!(e.contains("root") && e.contains("minimax"), "{e}");
-        let e = cfg.set("solver", "yes").unwrap_err();
+        let e = cfg.set("solver", "yes").unwrap_err().to_string();
         assert!(e.contains("solver"), "{e}");
         let e = SearchConfig::for_play(10)
             .set("safety_nodes", "0")
-            .unwrap_err();
+            .unwrap_err()
+            .to_string();
         assert!(
             e.contains("safety_nodes") && e.contains("at least 1"),
             "{e}"
         );
-        let e = cfg.set("minimax_weight", "2").unwrap_err();
+        let e = cfg.set("minimax_weight", "2").unwrap_err().to_string();
         assert!(e.contains("minimax_weight") && e.contains("0 to 1"), "{e}");
         let mut implicit = cfg.clone();
         implicit.set("minimax_weight", "0.3").unwrap();
         assert_eq!(implicit.minimax_weight, 0.3);
-        let e = cfg.set("cpuct", "-1").unwrap_err();
+        let e = cfg.set("cpuct", "-1").unwrap_err().to_string();
         assert!(e.contains("cpuct") && e.contains("positive"), "{e}");
         assert_eq!(cfg, before, "a rejected value leaves the config as it was");
     }
@@ -322,7 +338,7 @@ mod tests {
     #[test]
     fn out_of_range_values_name_their_key() {
         assert!(SearchConfig::default().validate().is_ok());
-        let bad = |cfg: SearchConfig| cfg.validate().unwrap_err();
+        let bad = |cfg: SearchConfig| cfg.validate().unwrap_err().to_string();
         let e = bad(SearchConfig {
             draw_value: -1.5,
             ..SearchConfig::default()

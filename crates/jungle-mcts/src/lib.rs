@@ -2,8 +2,9 @@
 //!
 //! The search of jungle-zero, knowing nothing of networks: batched PUCT and
 //! Gumbel root search over an [`Evaluator`] that judges *batches* of
-//! positions; the baseline players that anchor the Elo scale (`random`,
-//! `greedy`, `alphabeta:DEPTH`, `mcts:SIMS`); and the match arena.
+//! positions, with the hand-written evaluation, the quiescence term, the
+//! evaluation cache and the exact tactical checks it can use. Players, the
+//! match arena and Elo are in `jungle-play`.
 //!
 //! ```
 //! use jungle_mcts::{search, HeuristicEvaluator, Search, SearchConfig};
@@ -17,25 +18,21 @@
 
 #![warn(missing_docs)]
 
-pub mod arena;
 pub mod cache;
 mod config;
 mod evaluator;
 pub mod forced;
 mod gumbel;
 pub mod heuristic;
-pub mod players;
 pub mod quiescence;
 mod search;
-pub mod stats;
 pub mod tactics;
 mod tree;
 
 pub use cache::{CacheCounters, CachedEvaluator};
-pub use config::{RootSelection, SearchConfig, PLAY_SAFETY_MOVES};
+pub use config::{RootSelection, SearchConfig, SearchKeyError, PLAY_SAFETY_MOVES};
 pub use evaluator::{EvalInput, Evaluation, Evaluator, HeuristicEvaluator, UniformEvaluator};
 pub use gumbel::{considered_visit_sequence, softmax};
-pub use players::{BaselineSpec, Decision, Player, PlayerFactory, SpecError};
 pub use quiescence::{shift_value, WithQuiescence};
 pub use search::{run_batched, run_round, search, Search, SearchResult};
 pub use tactics::{forced_loss, winning_move, wins_in_two};

@@ -7,7 +7,7 @@
 
 use crate::evaluator::{EvalInput, Evaluation, Evaluator};
 use crate::heuristic::{self, MATERIAL};
-use jungle_rules::{Move, Position, Rules, DEN};
+use jungle_rules::{InvalidKey, Move, Position, Rules, DEN};
 
 /// Deepest capture sequence the quiescence search follows.
 pub const QUIESCENCE_PLIES: u32 = 6;
@@ -94,19 +94,13 @@ pub const MAX_QUIESCENCE_WEIGHT: f32 = 4.0;
 
 /// Checks a value-term weight named `key`: a number from 0 to `max`; the
 /// message names the key.
-pub fn check_weight(key: &str, weight: f32, max: f32) -> Result<(), String> {
-    if (0.0..=max).contains(&weight) {
-        Ok(())
-    } else {
-        Err(format!(
-            "`{key}` is {weight}, expected a number from 0 to {max}"
-        ))
-    }
+pub fn check_weight(key: &str, weight: f32, max: f32) -> Result<(), InvalidKey> {
+    InvalidKey::check_range(key, weight, 0.0, max)
 }
 
 /// Checks a quiescence weight: a number from 0 to
 /// [`MAX_QUIESCENCE_WEIGHT`]; the message names the key.
-pub fn check_quiescence_weight(weight: f32) -> Result<(), String> {
+pub fn check_quiescence_weight(weight: f32) -> Result<(), InvalidKey> {
     check_weight("qsearch_weight", weight, MAX_QUIESCENCE_WEIGHT)
 }
 
@@ -219,7 +213,7 @@ mod tests {
     fn weights_outside_0_to_4_are_rejected_by_name() {
         assert!(check_quiescence_weight(0.0).is_ok() && check_quiescence_weight(4.0).is_ok());
         for bad in [-0.5, 4.5, f32::NAN] {
-            let err = check_quiescence_weight(bad).unwrap_err();
+            let err = check_quiescence_weight(bad).unwrap_err().to_string();
             assert!(
                 err.contains("`qsearch_weight`") && err.contains("0 to 4"),
                 "{err}"

@@ -124,16 +124,17 @@ fn with_suffix(prefix: &Path, suffix: &str) -> PathBuf {
     PathBuf::from(s)
 }
 
-/// Writes `bytes`-producing `write` to a temporary file next to `path`, then renames it.
+/// Publishes `path` atomically ([`jungle_files::publish`]); `write`
+/// creates the temporary file it is given.
 fn write_atomically(
     path: &Path,
     write: impl FnOnce(&Path) -> Result<(), CheckpointError>,
 ) -> Result<(), CheckpointError> {
-    let tmp = with_suffix(path, ".tmp");
-    write(&tmp)?;
-    std::fs::rename(&tmp, path).map_err(|error| CheckpointError::Io {
-        path: path.to_path_buf(),
-        error,
+    jungle_files::publish(path, write).map_err(|e| {
+        e.into_inner(|error| CheckpointError::Io {
+            path: path.to_path_buf(),
+            error,
+        })
     })
 }
 

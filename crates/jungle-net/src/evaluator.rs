@@ -9,7 +9,7 @@ use crate::fast::FastNet;
 use crate::model::{PolicyValueNet, SURVIVAL_OUTPUTS};
 use burn::module::Module;
 use jungle_mcts::{shift_value, softmax, EvalInput, Evaluation, Evaluator};
-use jungle_rules::Rules;
+use jungle_rules::{InvalidKey, Rules};
 
 /// Writes the planes of every input in `encoding` into `out` (resized to fit).
 pub fn encode_batch(
@@ -76,7 +76,7 @@ pub const MAX_MATERIAL_WEIGHT: f32 = 4.0;
 
 /// Checks a `material_weight` value: a number from 0 to
 /// [`MAX_MATERIAL_WEIGHT`]; the message names the key.
-pub fn check_material_weight(weight: f32) -> Result<(), String> {
+pub fn check_material_weight(weight: f32) -> Result<(), InvalidKey> {
     jungle_mcts::quiescence::check_weight("material_weight", weight, MAX_MATERIAL_WEIGHT)
 }
 
@@ -216,7 +216,7 @@ mod tests {
     fn material_weights_outside_0_to_4_are_rejected_by_name() {
         assert!(check_material_weight(0.0).is_ok() && check_material_weight(4.0).is_ok());
         for bad in [-0.1, 4.5, f32::NAN] {
-            let err = check_material_weight(bad).unwrap_err();
+            let err = check_material_weight(bad).unwrap_err().to_string();
             assert!(
                 err.contains("`material_weight`") && err.contains("0 to 4"),
                 "{err}"

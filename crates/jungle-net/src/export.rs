@@ -46,30 +46,75 @@ pub fn output_names(has_survival_head: bool) -> Vec<&'static str> {
     names
 }
 
-/// Why an export failed.
+/// Why an export failed: the file, and the cause.
 #[derive(Debug, thiserror::Error)]
-#[error("export `{path}`: {message}")]
+#[error("export `{}`: {cause}", path.display())]
 pub struct ExportError {
-    /// The file being written.
-    pub path: String,
+    /// The file (or folder) being written.
+    pub path: PathBuf,
     /// What went wrong.
-    pub message: String,
+    pub cause: ExportCause,
+}
+
+/// What went wrong in an export.
+#[derive(Debug, thiserror::Error)]
+pub enum ExportCause {
+    /// Writing the file failed.
+    #[error(transparent)]
+    Io(#[from] std::io::Error),
+    /// burn's ONNX exporter failed.
+    #[error("burn's ONNX exporter: {0}")]
+    Exporter(#[from] burn_onnx::export::ExportError),
+    /// The ONNX protobuf could not be read or written.
+    #[error("ONNX protobuf: {0}")]
+    Protobuf(String),
+    /// The exporter's graph is not of the expected shape.
+    #[error("expected 1 input and {outputs_expected} outputs, the exporter wrote {inputs} and {outputs}")]
+    Graph {
+        /// Inputs written.
+        inputs: usize,
+        /// Outputs written.
+        outputs: usize,
+        /// Outputs expected.
+        outputs_expected: usize,
+    },
+    /// A weight tensor of a type the safetensors file does not take.
+    #[error("initialiser `{name}` has ONNX data type {data_type}, expected float32 or int64")]
+    DataType {
+        /// The initialiser.
+        name: String,
+        /// Its ONNX data type.
+        data_type: i32,
+    },
+    /// The safetensors file could not be built.
+    #[error("safetensors: {0}")]
+    Safetensors(#[from] safetensors::SafeTensorError),
+}
+
+impl ExportCause {
+    /// This cause while writing `path`.
+    pub fn at(self, path: &Path) -> ExportError {
+        ExportError {
+            path: path.to_path_buf(),
+            cause: self,
+        }
+    }
 }
 
 /// The ONNX model of `net` with the input named [`INPUT_NAME`] and the
 /// outputs [`OUTPUT_NAMES`] (burn generates other names).
-pub fn named_onnx(net: &PolicyValueNet, device: &Device) -> Result<ModelProto, String> {
+pub fn named_onnx(net: &PolicyValueNet, device: &Device) -> Result<ModelProto, ExportCause> {
     let bytes = onnx_bytes(net, device)?;
-    let mut model = ModelProto::parse_from_bytes(&bytes).map_err(|e| e.to_string())?;
+    let mut model =
+        ModelProto::parse_from_bytes(&bytes).map_err(|e| ExportCause::Protobuf(e.to_string()))?;
     let graph = model.graph.mut_or_insert_default();
     let names = output_names(net.has_survival_head());
     if graph.input.len() != 1 || graph.output.len() != names.len() {
-        return Err(format!(
-            "expected 1 input and {} outputs, the exporter wrote {} and {}",
-            names.len(),
-            graph.input.len(),
-            graph.output.len()
-        ));
+        return Err(ExportCause::Graph {
+            inputs: graph.input.len(),
+            outputs: graph.output.len(),
+            outputs_expected: names.len(),
+        });
     }
     let mut renames: HashMap<String, String> = HashMap::new();
     renames.insert(graph.input[0].name.clone(), INPUT_NAME.to_string());
@@ -103,7 +148,10 @@ pub fn named_onnx(net: &PolicyValueNet, device: &Device) -> Result<ModelProto, S
 /// The initialisers of `model` as a safetensors file under their ONNX
 /// names (the float32 weights, and the few int64 shape constants the graph
 /// keeps there), with the format and encoding version in its metadata.
-pub fn safetensors_bytes(model: &ModelProto, encoding_version: u32) -> Result<Vec<u8>, String> {
+pub fn safetensors_bytes(
+    model: &ModelProto,
+    encoding_version: u32,
+) -> Result<Vec<u8>, ExportCause> {
     // TensorProto.DataType: FLOAT = 1, INT64 = 7.
     const FLOAT: i32 = 1;
     const INT64: i32 = 7;
@@ -134,10 +182,10 @@ pub fn safetensors_bytes(model: &ModelProto, encoding_version: u32) -> Result<Ve
                     .collect(),
             ),
             other => {
-                return Err(format!(
-                    "initialiser `{}` has ONNX data type {other}, expected float32 or int64",
-                    init.name
-                ))
+                return Err(ExportCause::DataType {
+                    name: init.name.clone(),
+                    data_type: other,
+                })
             }
         };
         let shape: Vec<usize> = init.dims.iter().map(|&d| d as usize).collect();
@@ -148,15 +196,14 @@ pub fn safetensors_bytes(model: &ModelProto, encoding_version: u32) -> Result<Ve
         .map(|(name, dtype, shape, bytes)| {
             safetensors::tensor::TensorView::new(*dtype, shape.clone(), bytes)
                 .map(|v| (name.clone(), v))
-                .map_err(|e| format!("initialiser `{name}`: {e}"))
         })
-        .collect::<Result<Vec<_>, String>>()?;
+        .collect::<Result<Vec<_>, _>>()?;
     let metadata: HashMap<String, String> = [
         ("format".to_string(), MODEL_FORMAT.to_string()),
         ("encoding_version".to_string(), encoding_version.to_string()),
     ]
     .into();
-    safetensors::serialize(views, Some(metadata)).map_err(|e| e.to_string())
+    Ok(safetensors::serialize(views, Some(metadata))?)
 }
 
 /// One input plane in `model.json`.
@@ -464,15 +511,7 @@ pub struct ExportedFiles {
 }
 
 fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), ExportError> {
-    let err = |e: std::io::Error| ExportError {
-        path: path.display().to_string(),
-        message: e.to_string(),
-    };
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = PathBuf::from(tmp);
-    std::fs::write(&tmp, bytes).map_err(err)?;
-    std::fs::rename(&tmp, path).map_err(err)
+    jungle_files::write_atomically(path, bytes).map_err(|e| ExportCause::from(e).at(path))
 }
 
 /// Writes the four files of `checkpoint` into `dir` (created if needed).
@@ -481,10 +520,7 @@ pub fn export_model(
     dir: &Path,
     device: &Device,
 ) -> Result<ExportedFiles, ExportError> {
-    std::fs::create_dir_all(dir).map_err(|e| ExportError {
-        path: dir.display().to_string(),
-        message: e.to_string(),
-    })?;
+    std::fs::create_dir_all(dir).map_err(|e| ExportCause::from(e).at(dir))?;
     let files = ExportedFiles {
         onnx: dir.join("model.onnx"),
         json: dir.join("model.json"),
@@ -493,16 +529,12 @@ pub fn export_model(
         tensors: 0,
         cases: 0,
     };
-    let failed = |path: &Path| {
-        let path = path.display().to_string();
-        move |message: String| ExportError { path, message }
-    };
-    let model = named_onnx(&checkpoint.net, device).map_err(failed(&files.onnx))?;
+    let model = named_onnx(&checkpoint.net, device).map_err(|e| e.at(&files.onnx))?;
     let onnx = model
         .write_to_bytes()
-        .map_err(|e| failed(&files.onnx)(e.to_string()))?;
+        .map_err(|e| ExportCause::Protobuf(e.to_string()).at(&files.onnx))?;
     let weights = safetensors_bytes(&model, checkpoint.meta.encoding_version)
-        .map_err(failed(&files.safetensors))?;
+        .map_err(|e| e.at(&files.safetensors))?;
     let description = describe(&checkpoint.meta);
     let cases = test_cases(&checkpoint.net, &checkpoint.meta.rules, device);
     write_atomically(&files.onnx, &onnx)?;

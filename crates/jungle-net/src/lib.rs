@@ -3,9 +3,9 @@
 //! The policy-value network of jungle-zero in burn: the input-plane and move
 //! encodings ([`encoding`]), the residual network ([`PolicyValueNet`],
 //! configured by [`NetConfig`]), a batched [`NetEvaluator`] for the search,
-//! checkpoints (weights plus a JSON description), the self-describing
-//! export for other front ends ([`export`]) and the `net:CHECKPOINT[:SIMS][:KEY=VALUE...]`
-//! player.
+//! the value terms and the evaluator stack built from them ([`ValueTerms`]),
+//! checkpoints (weights plus a JSON description) and the self-describing
+//! export for other front ends ([`export`]).
 
 #![warn(missing_docs)]
 
@@ -19,7 +19,7 @@ pub mod fast;
 mod linalg;
 mod model;
 pub mod onnx;
-mod player;
+mod value_terms;
 
 pub use checkpoint::{
     load_checkpoint, read_meta, save_checkpoint, Checkpoint, CheckpointError, CheckpointMeta,
@@ -32,7 +32,7 @@ pub use model::{
     NetConfig, NetOutput, PolicyValueNet, ResBlock, NET_CONFIG_KEYS, SURVIVAL_NEAR_PLIES,
     SURVIVAL_OUTPUTS,
 };
-pub use player::{NetSpec, NetSpecError, DEFAULT_NET_SIMULATIONS, PLAYER_EVAL_CACHE};
+pub use value_terms::{NetStack, ValueTerms, ValueTermsError};
 
 /// The CPU device every command uses (burn's pure-Rust `flex` backend).
 pub fn cpu_device() -> burn::tensor::Device {

@@ -14,7 +14,7 @@ use burn::nn::{BatchNorm, BatchNormConfig, Linear, LinearConfig, PaddingConfig2d
 use burn::tensor::activation::relu;
 use burn::tensor::module::adaptive_avg_pool2d;
 use burn::tensor::{Device, Tensor};
-use jungle_rules::{FILES, RANKS};
+use jungle_rules::{InvalidKey, FILES, RANKS};
 
 /// The architecture. Every field is part of a checkpoint's identity.
 #[derive(Config, Debug, PartialEq)]
@@ -80,29 +80,23 @@ pub const NET_CONFIG_KEYS: [&str; 9] = [
 
 impl NetConfig {
     /// Checks the sizes; the message names the key.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), InvalidKey> {
         for (key, v) in [
             ("filters", self.filters),
             ("policy_filters", self.policy_filters),
             ("value_filters", self.value_filters),
             ("value_hidden", self.value_hidden),
         ] {
-            if !(1..=4096).contains(&v) {
-                return Err(format!("key `{key}` is {v}, expected 1 to 4096"));
-            }
+            InvalidKey::check_range(key, v, 1, 4096)?;
         }
-        if self.blocks > 256 {
-            return Err(format!(
-                "key `blocks` is {}, expected 0 to 256",
-                self.blocks
-            ));
-        }
+        InvalidKey::check_range("blocks", self.blocks, 0, 256)?;
+        InvalidKey::check_range("global_pool_every", self.global_pool_every, 0, 256)?;
         if self.exchange_planes == Some(true) && self.tactical_planes != Some(true) {
-            return Err(
-                "key `exchange_planes` is true without `tactical_planes`: expected \
-                 `tactical_planes = true` too (the exchange planes follow the tactical ones)"
-                    .to_string(),
-            );
+            return Err(InvalidKey::new(
+                "exchange_planes",
+                "true without `tactical_planes`",
+                "`tactical_planes = true` too (the exchange planes follow the tactical ones)",
+            ));
         }
         Ok(())
     }

@@ -5,25 +5,16 @@
 //! logits `[batch, 3]`, moves left `[batch, 1]`, named `planes`, `policy`,
 //! `wdl` and `moves_left` in the written file.
 
+use crate::export::{ExportCause, ExportError};
 use crate::model::PolicyValueNet;
 use burn::module::Module;
 use burn::tensor::{Device, Tensor};
-use burn_onnx::export::{AxisSpec, ExportError, ExportOutput, InputSpec, OnnxExporter, OnnxModel};
+use burn_onnx::export::{AxisSpec, ExportOutput, InputSpec, OnnxExporter, OnnxModel};
 use jungle_rules::{FILES, RANKS};
 use std::path::Path;
 
-/// Why the export failed.
-#[derive(Debug, thiserror::Error)]
-#[error("ONNX export to `{path}`: {message}")]
-pub struct OnnxExportError {
-    /// The file being written.
-    pub path: String,
-    /// What went wrong.
-    pub message: String,
-}
-
 /// The ONNX protobuf of `net` (in inference mode) with a dynamic batch axis.
-pub fn onnx_bytes(net: &PolicyValueNet, device: &Device) -> Result<Vec<u8>, String> {
+pub fn onnx_bytes(net: &PolicyValueNet, device: &Device) -> Result<Vec<u8>, ExportCause> {
     let net = net.valid();
     let planes = net.encoding().planes();
     let sample =
@@ -45,8 +36,7 @@ pub fn onnx_bytes(net: &PolicyValueNet, device: &Device) -> Result<Vec<u8>, Stri
             let out = m.forward(x);
             (out.policy, out.wdl, out.moves_left)
         })
-    }
-    .map_err(|e| e.to_string())?;
+    }?;
     Ok(model.into_bytes())
 }
 
@@ -57,7 +47,7 @@ fn export_outputs<O: ExportOutput>(
     sample: impl Fn(usize) -> Tensor<4>,
     spec: &InputSpec,
     forward: impl Fn(&PolicyValueNet, Tensor<4>) -> O,
-) -> Result<OnnxModel, ExportError> {
+) -> Result<OnnxModel, burn_onnx::export::ExportError> {
     OnnxExporter::new().export_dynamic(
         net,
         sample(2),
@@ -67,19 +57,10 @@ fn export_outputs<O: ExportOutput>(
     )
 }
 
-/// Writes `net` as an ONNX file (temp file + rename).
-pub fn export_onnx(
-    net: &PolicyValueNet,
-    device: &Device,
-    path: &Path,
-) -> Result<(), OnnxExportError> {
-    let err = |message: String| OnnxExportError {
-        path: path.display().to_string(),
-        message,
-    };
-    let model = crate::export::named_onnx(net, device).map_err(err)?;
-    let bytes = onnx_ir::Message::write_to_bytes(&model).map_err(|e| err(e.to_string()))?;
-    let tmp = path.with_extension("onnx.tmp");
-    std::fs::write(&tmp, bytes).map_err(|e| err(e.to_string()))?;
-    std::fs::rename(&tmp, path).map_err(|e| err(e.to_string()))
+/// Writes `net` as an ONNX file, atomically.
+pub fn export_onnx(net: &PolicyValueNet, device: &Device, path: &Path) -> Result<(), ExportError> {
+    let model = crate::export::named_onnx(net, device).map_err(|e| e.at(path))?;
+    let bytes = onnx_ir::Message::write_to_bytes(&model)
+        .map_err(|e| ExportCause::Protobuf(e.to_string()).at(path))?;
+    jungle_files::write_atomically(path, &bytes).map_err(|e| ExportCause::from(e).at(path))
 }

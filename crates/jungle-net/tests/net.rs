@@ -431,7 +431,8 @@ fn mismatched_checkpoints_are_rejected_with_the_reason() {
     let err = tiny()
         .with_exchange_planes(Some(true))
         .validate()
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
     assert!(
         err.contains("`exchange_planes`") && err.contains("tactical_planes = true"),
         "{err}"

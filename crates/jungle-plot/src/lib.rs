@@ -10,7 +10,7 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::FontStyle;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Once;
 
 /// Width and height of every figure, in pixels.
@@ -75,21 +75,37 @@ where
     Ok(())
 }
 
-/// Draws `figure` as `DIR/STEM.png` and `DIR/STEM.svg`; errors name the file.
-pub fn write_figure(dir: &Path, stem: &str, figure: &impl Figure) -> Result<(), String> {
+/// Why a figure could not be written.
+#[derive(Debug, thiserror::Error)]
+#[error("plot `{}`: {message}", path.display())]
+pub struct PlotError {
+    /// The file.
+    pub path: PathBuf,
+    /// What plotters or the file system reported.
+    pub message: String,
+}
+
+/// Draws `figure` as `DIR/STEM.png` and `DIR/STEM.svg`, each published
+/// atomically ([`jungle_files::publish_via`]); errors name the file.
+pub fn write_figure(dir: &Path, stem: &str, figure: &impl Figure) -> Result<(), PlotError> {
     register_font();
     for ext in ["png", "svg"] {
         let path = dir.join(format!("{stem}.{ext}"));
         // The temporary name keeps the extension: the bitmap backend picks
         // its encoder from it.
         let tmp = dir.join(format!(".{stem}.tmp.{ext}"));
-        let drawn = if ext == "png" {
-            figure.draw(BitMapBackend::new(&tmp, SIZE).into_drawing_area())
-        } else {
-            figure.draw(SVGBackend::new(&tmp, SIZE).into_drawing_area())
-        };
-        drawn.map_err(|e| format!("{}: {e}", path.display()))?;
-        std::fs::rename(&tmp, &path).map_err(|e| format!("{}: {e}", path.display()))?;
+        jungle_files::publish_via(&path, &tmp, |tmp| {
+            let drawn = if ext == "png" {
+                figure.draw(BitMapBackend::new(tmp, SIZE).into_drawing_area())
+            } else {
+                figure.draw(SVGBackend::new(tmp, SIZE).into_drawing_area())
+            };
+            drawn.map_err(|e| e.to_string())
+        })
+        .map_err(|e| PlotError {
+            path: path.clone(),
+            message: e.into_inner(|io| io.to_string()),
+        })?;
     }
     Ok(())
 }

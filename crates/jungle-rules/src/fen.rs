@@ -20,13 +20,20 @@ pub struct FenError {
     pub problem: String,
 }
 
+impl FenError {
+    /// The error for `fen` with `problem`.
+    fn new(fen: &str, problem: String) -> FenError {
+        FenError {
+            fen: fen.to_string(),
+            problem,
+        }
+    }
+}
+
 impl Position {
     /// Reads a position string; accepts 2, 3 or 4 fields.
     pub fn from_fen(fen: &str) -> Result<Position, FenError> {
-        let err = |problem: String| FenError {
-            fen: fen.to_string(),
-            problem,
-        };
+        let err = |problem: String| FenError::new(fen, problem);
         let fields: Vec<&str> = fen.split_whitespace().collect();
         if !(2..=4).contains(&fields.len()) {
             return Err(err(format!(
@@ -44,19 +51,17 @@ impl Position {
             }
         };
         let mut pos = Position::empty(side);
-        parse_board(fields[0], &mut pos).map_err(err)?;
+        parse_board(fen, fields[0], &mut pos)?;
         let quiet = match fields.get(2) {
-            Some(text) => {
-                parse_counter(text, "field 3 (plies since the last capture)", 0).map_err(err)?
-            }
+            Some(text) => parse_counter(fen, text, "field 3 (plies since the last capture)", 0)?,
             None => 0,
         };
         let fullmove = match fields.get(3) {
-            Some(text) => parse_counter(text, "field 4 (full-move number)", 1).map_err(err)?,
+            Some(text) => parse_counter(fen, text, "field 4 (full-move number)", 1)?,
             None => 1,
         };
         pos.set_counters(quiet, fullmove);
-        check_sanity(&pos).map_err(err)?;
+        check_sanity(fen, &pos)?;
         Ok(pos)
     }
 
@@ -97,13 +102,14 @@ impl Position {
     }
 }
 
-fn parse_board(board: &str, pos: &mut Position) -> Result<(), String> {
+fn parse_board(fen: &str, board: &str, pos: &mut Position) -> Result<(), FenError> {
+    let err = |problem: String| FenError::new(fen, problem);
     let ranks: Vec<&str> = board.split('/').collect();
     if ranks.len() != RANKS as usize {
-        return Err(format!(
+        return Err(err(format!(
             "the board has {} ranks separated by `/`, expected 9",
             ranks.len()
-        ));
+        )));
     }
     let mut seen = [[false; 8]; 2];
     for (i, text) in ranks.iter().enumerate() {
@@ -117,26 +123,26 @@ fn parse_board(board: &str, pos: &mut Position) -> Result<(), String> {
                 _ => match Piece::from_letter(c) {
                     Some(_) => 1,
                     None => {
-                        return Err(format!(
+                        return Err(err(format!(
                             "rank {name}, character {col} is `{c}`, expected an animal letter (E L T P W D C R; upper case South, lower case North) or a digit 1-7"
-                        ))
+                        )))
                     }
                 },
             };
             if file + width > FILES {
-                return Err(format!(
+                return Err(err(format!(
                     "rank {name} (`{text}`) runs past file g at character {col}: a rank holds exactly 7 squares"
-                ));
+                )));
             }
             if let Some(piece) = Piece::from_letter(c) {
                 let sq = Square::from_coords(file, rank).expect("checked above");
                 let seen_it = &mut seen[piece.side().index()][piece.animal().index()];
                 if *seen_it {
-                    return Err(format!(
+                    return Err(err(format!(
                         "a second {} {} on {sq} (rank {name}, character {col}): each side has at most one of each animal",
                         piece.side(),
                         piece.animal()
-                    ));
+                    )));
                 }
                 *seen_it = true;
                 pos.put(sq, piece);
@@ -144,15 +150,15 @@ fn parse_board(board: &str, pos: &mut Position) -> Result<(), String> {
             file += width;
         }
         if file != FILES {
-            return Err(format!(
+            return Err(err(format!(
                 "rank {name} (`{text}`) describes {file} squares, expected 7"
-            ));
+            )));
         }
     }
     Ok(())
 }
 
-fn parse_counter(text: &str, field: &str, min: u32) -> Result<u32, String> {
+fn parse_counter(fen: &str, text: &str, field: &str, min: u32) -> Result<u32, FenError> {
     let value = if text.bytes().all(|b| b.is_ascii_digit()) {
         text.parse::<u32>().ok()
     } else {
@@ -160,38 +166,40 @@ fn parse_counter(text: &str, field: &str, min: u32) -> Result<u32, String> {
     };
     match value {
         Some(v) if v >= min => Ok(v),
-        _ => Err(format!(
-            "{field} is `{text}`, expected a whole number of at least {min}"
+        _ => Err(FenError::new(
+            fen,
+            format!("{field} is `{text}`, expected a whole number of at least {min}"),
         )),
     }
 }
 
 /// Rejects boards no game can reach: a non-rat in water, an animal in its
 /// own den, an empty board, or both dens entered.
-fn check_sanity(pos: &Position) -> Result<(), String> {
+fn check_sanity(fen: &str, pos: &Position) -> Result<(), FenError> {
+    let err = |problem: String| FenError::new(fen, problem);
     for (sq, piece) in pos.pieces() {
         if WATER.has(sq) && piece.animal() != Animal::Rat {
-            return Err(format!(
+            return Err(err(format!(
                 "{} {} on {sq}: only the rat may stand in water",
                 piece.side(),
                 piece.animal()
-            ));
+            )));
         }
         if DEN[piece.side().index()].has(sq) {
-            return Err(format!(
+            return Err(err(format!(
                 "{} {} on {sq}: no animal may stand in its own den",
                 piece.side(),
                 piece.animal()
-            ));
+            )));
         }
     }
     if pos.occupied_all() == Bitboard::EMPTY {
-        return Err("the board has no animals".to_string());
+        return Err(err("the board has no animals".to_string()));
     }
     let south_in = !(pos.occupied(Side::South) & DEN[1]).is_empty();
     let north_in = !(pos.occupied(Side::North) & DEN[0]).is_empty();
     if south_in && north_in {
-        return Err("both sides stand in the enemy's den".to_string());
+        return Err(err("both sides stand in the enemy's den".to_string()));
     }
     Ok(())
 }

@@ -1,6 +1,7 @@
 //! The rule set: every variant switch of docs/RULES.md, with toml loading and the
 //! named presets of `configs/variants/`.
 
+use crate::invalid_key::InvalidKey;
 use crate::piece::{Animal, Side};
 use crate::position::Position;
 use serde::{Deserialize, Serialize};
@@ -224,20 +225,30 @@ impl Rules {
             origin: origin.to_string(),
             message: describe_toml_error(text, &e),
         })?;
-        rules.validate().map_err(|message| RulesError::Parse {
+        rules.validate().map_err(|e| RulesError::Parse {
             origin: origin.to_string(),
-            message,
+            message: e.to_string(),
         })?;
         Ok(rules)
     }
 
     /// Checks values that the types alone do not constrain.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), InvalidKey> {
         if self.repetition == 1 {
-            return Err("key `repetition`: 1 would end every game at once; expected 0 (off) or a count of at least 2".into());
+            return Err(InvalidKey::new(
+                "repetition",
+                1,
+                "0 (off) or a count of at least 2 (1 would end every game at once)",
+            ));
         }
         if let Some(fen) = &self.start_fen {
-            Position::from_fen(fen).map_err(|e| format!("key `start_fen`: {e}"))?;
+            Position::from_fen(fen).map_err(|e| {
+                InvalidKey::new(
+                    "start_fen",
+                    format!("`{fen}`"),
+                    format!("a position string ({})", e.problem),
+                )
+            })?;
         }
         Ok(())
     }

@@ -607,11 +607,21 @@ fn docs_rules_md_names_every_switch_and_preset() {
         ..Rules::default()
     };
     let table: toml::Table = toml::from_str(&toml::to_string(&rules).unwrap()).unwrap();
-    assert_eq!(table.len(), 12, "a switch was added: describe it in docs/RULES.md");
+    assert_eq!(
+        table.len(),
+        12,
+        "a switch was added: describe it in docs/RULES.md"
+    );
     for key in table.keys() {
-        assert!(doc.contains(&format!("`{key}`")), "docs/RULES.md lacks `{key}`");
+        assert!(
+            doc.contains(&format!("`{key}`")),
+            "docs/RULES.md lacks `{key}`"
+        );
     }
     for preset in Rules::preset_names() {
-        assert!(doc.contains(&format!("`{preset}`")), "docs/RULES.md lacks preset `{preset}`");
+        assert!(
+            doc.contains(&format!("`{preset}`")),
+            "docs/RULES.md lacks preset `{preset}`"
+        );
     }
 }

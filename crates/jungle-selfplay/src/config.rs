@@ -1,15 +1,21 @@
 //! Self-play settings (a `[selfplay]` table in a config file).
 
-use jungle_mcts::quiescence::check_quiescence_weight;
-use jungle_mcts::{CacheCounters, CachedEvaluator, RootSelection, SearchConfig, WithQuiescence};
-use jungle_net::{NetEvaluator, PolicyValueNet};
-use jungle_rules::Rules;
+use jungle_mcts::{CacheCounters, RootSelection, SearchConfig};
+use jungle_net::{NetStack, PolicyValueNet, ValueTerms, ValueTermsError};
+use jungle_rules::{InvalidKey, Rules};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
-/// The evaluator of one self-play worker: the network, its value terms,
-/// the cache in front.
-pub type SelfPlayEvaluator = CachedEvaluator<WithQuiescence<NetEvaluator>>;
+/// Why a `[selfplay]` table was refused.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum SelfPlayConfigError {
+    /// A key of `[selfplay]` is out of range.
+    #[error("{0}")]
+    Key(#[from] InvalidKey),
+    /// A key of `[selfplay.search]` is out of range.
+    #[error("[search] {0}")]
+    Search(InvalidKey),
+}
 
 /// Every knob of self-play.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -97,64 +103,47 @@ impl Default for SelfPlayConfig {
 
 impl SelfPlayConfig {
     /// Checks the values; the message names the key.
-    pub fn validate(&self) -> Result<(), String> {
-        if self.games_in_flight == 0 {
-            return Err("key `games_in_flight` is 0, expected at least 1".into());
-        }
-        if self.full_simulations == 0 || self.cheap_simulations == 0 {
-            return Err(
-                "keys `full_simulations` and `cheap_simulations` must be at least 1".into(),
-            );
-        }
-        if !(0.0..=1.0).contains(&self.full_search_fraction) {
-            return Err(format!(
-                "key `full_search_fraction` is {}, expected 0 to 1",
-                self.full_search_fraction
-            ));
-        }
-        if !(self.opening_temperature.is_finite() && self.opening_temperature >= 0.0) {
-            return Err("key `opening_temperature` must be a number >= 0".into());
-        }
-        if self.games_per_shard == 0 {
-            return Err("key `games_per_shard` is 0, expected at least 1".into());
-        }
-        if self.max_plies == 0 {
-            return Err("key `max_plies` is 0, expected at least 1".into());
-        }
-        jungle_net::check_material_weight(self.material_weight).map_err(|e| format!("key {e}"))?;
-        check_quiescence_weight(self.qsearch_weight).map_err(|e| format!("key {e}"))?;
+    pub fn validate(&self) -> Result<(), SelfPlayConfigError> {
+        InvalidKey::check_range("workers", self.workers, 0, 1024)?;
+        InvalidKey::check_range("games_in_flight", self.games_in_flight, 1, 4096)?;
+        InvalidKey::check_range("full_simulations", self.full_simulations, 1, 1_000_000)?;
+        InvalidKey::check_range("cheap_simulations", self.cheap_simulations, 1, 1_000_000)?;
+        InvalidKey::check_range("full_search_fraction", self.full_search_fraction, 0.0, 1.0)?;
+        InvalidKey::check_range("opening_temperature", self.opening_temperature, 0.0, 100.0)?;
+        InvalidKey::check_range("games_per_shard", self.games_per_shard, 1, 100_000)?;
+        InvalidKey::check_range("max_plies", self.max_plies, 1, 100_000)?;
         if self.eval_cache > MAX_EVAL_CACHE {
-            return Err(format!(
-                "key `eval_cache` is {}, expected at most {MAX_EVAL_CACHE} evaluations per worker",
-                self.eval_cache
-            ));
+            return Err(InvalidKey::new(
+                "eval_cache",
+                self.eval_cache,
+                format!("at most {MAX_EVAL_CACHE} evaluations per worker"),
+            )
+            .into());
         }
-        self.search.validate().map_err(|e| format!("[search] {e}"))
+        self.value_terms().validate()?;
+        self.search.validate().map_err(SelfPlayConfigError::Search)
     }
 
-    /// One evaluator of `net` per worker, each with this config's
-    /// `material_weight` and `qsearch_weight`, behind a cache of
-    /// `eval_cache` evaluations that counts into `cache`; fails (naming the
-    /// key) when the material weight is not 0 and the network has no
-    /// survival head.
+    /// The value terms and the cache of every worker's evaluator.
+    pub fn value_terms(&self) -> ValueTerms {
+        ValueTerms {
+            material_weight: self.material_weight,
+            qsearch_weight: self.qsearch_weight,
+            cache: self.eval_cache,
+        }
+    }
+
+    /// One evaluator stack of `net` per worker ([`ValueTerms::evaluator`]),
+    /// each cache counting into `cache`; fails when the material weight is
+    /// not 0 and the network has no survival head.
     pub fn evaluators(
         &self,
         net: &PolicyValueNet,
         rules: &Rules,
         cache: &Arc<CacheCounters>,
-    ) -> Result<Vec<SelfPlayEvaluator>, String> {
+    ) -> Result<Vec<NetStack>, ValueTermsError> {
         (0..self.worker_count())
-            .map(|_| {
-                let evaluator = NetEvaluator::new(net, rules.clone())
-                    .with_material_weight(self.material_weight)
-                    .map_err(|e| format!("[selfplay] {e}"))?;
-                let evaluator = WithQuiescence::new(evaluator, rules.clone(), self.qsearch_weight);
-                Ok(CachedEvaluator::new(
-                    evaluator,
-                    self.eval_cache,
-                    cache.clone(),
-                ))
-            })
+            .map(|_| self.value_terms().evaluator(net, rules, cache.clone()))
             .collect()
     }
 

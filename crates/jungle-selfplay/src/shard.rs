@@ -64,14 +64,11 @@ pub fn encode_shard(rules: &Rules, games: &[GameRecord]) -> Vec<u8> {
     bytes
 }
 
-/// Writes a shard atomically (temporary file, then rename).
+/// Writes a shard atomically ([`jungle_files::write_atomically`]: a
+/// temporary file flushed to disk, renamed, the folder flushed).
 pub fn write_shard(path: &Path, rules: &Rules, games: &[GameRecord]) -> Result<(), ShardError> {
     let bytes = encode_shard(rules, games);
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = PathBuf::from(tmp);
-    std::fs::write(&tmp, &bytes).map_err(|e| err(&tmp, e.to_string()))?;
-    std::fs::rename(&tmp, path).map_err(|e| err(path, e.to_string()))
+    jungle_files::write_atomically(path, &bytes).map_err(|e| err(path, e.to_string()))
 }
 
 /// Decodes shard bytes; `path` names the file in errors.

@@ -3,7 +3,7 @@
 
 use crate::record::{unpack_move, GameRecord};
 use crate::shard::{read_shard, shard_files, ShardError};
-use jungle_rules::{Game, Rules, Side};
+use jungle_rules::{EndReason, FenError, Game, GameError, Move, Outcome, Rules, Side};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -43,40 +43,106 @@ impl ShardStats {
     }
 }
 
+/// Why a recorded game does not replay.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum BadGame {
+    /// The start position does not read.
+    #[error("start position: {0}")]
+    Start(#[from] FenError),
+    /// A played move's code is not a move.
+    #[error("ply {ply}: move code {code} is off the board")]
+    MoveCode {
+        /// The ply.
+        ply: usize,
+        /// The code.
+        code: u16,
+    },
+    /// A target's move code is not a move.
+    #[error("ply {ply}: bad target move code {code}")]
+    TargetCode {
+        /// The ply.
+        ply: usize,
+        /// The code.
+        code: u16,
+    },
+    /// A target names a move that is not legal there.
+    #[error("ply {ply}: target move {mv} is not legal")]
+    IllegalTarget {
+        /// The ply.
+        ply: usize,
+        /// The move.
+        mv: Move,
+    },
+    /// A target probability outside [0, 1] (or NaN).
+    #[error("ply {ply}: target probability {p}")]
+    Probability {
+        /// The ply.
+        ply: usize,
+        /// The probability.
+        p: f32,
+    },
+    /// The target does not sum to 1.
+    #[error("ply {ply}: target sums to {sum}")]
+    Sum {
+        /// The ply.
+        ply: usize,
+        /// Its sum.
+        sum: f32,
+    },
+    /// The played move is not legal.
+    #[error("ply {ply}: {source}")]
+    IllegalMove {
+        /// The ply.
+        ply: usize,
+        /// The rules' verdict.
+        source: GameError,
+    },
+    /// The replay ends otherwise than the record says.
+    #[error("replay ends with {replay:?}, the record says winner {winner:?} by {reason:?}")]
+    Result {
+        /// How the replay ended.
+        replay: Option<Outcome>,
+        /// The recorded winner.
+        winner: Option<Side>,
+        /// The recorded reason.
+        reason: Option<EndReason>,
+    },
+}
+
 /// Replays a game through the rules: every move legal, the recorded result
 /// reached, every training target a distribution over legal moves only.
-pub fn verify_game(record: &GameRecord, rules: &Rules) -> Result<(), String> {
-    let mut game = Game::from_fen(rules.clone(), &record.start_fen).map_err(|e| e.to_string())?;
+pub fn verify_game(record: &GameRecord, rules: &Rules) -> Result<(), BadGame> {
+    let mut game = Game::from_fen(rules.clone(), &record.start_fen)?;
     for (ply, m) in record.moves.iter().enumerate() {
         let legal = game.legal_moves();
-        let mv = unpack_move(m.mv)
-            .ok_or_else(|| format!("ply {ply}: move code {} is off the board", m.mv))?;
+        let mv = unpack_move(m.mv).ok_or(BadGame::MoveCode { ply, code: m.mv })?;
         if !m.target.is_empty() {
             let mut sum = 0.0;
             for &(code, p) in &m.target {
-                let t = unpack_move(code)
-                    .ok_or_else(|| format!("ply {ply}: bad target move code {code}"))?;
+                let t = unpack_move(code).ok_or(BadGame::TargetCode { ply, code })?;
                 if !legal.contains(t) {
-                    return Err(format!("ply {ply}: target move {t} is not legal"));
+                    return Err(BadGame::IllegalTarget { ply, mv: t });
                 }
                 if !(0.0..=1.0 + 1e-5).contains(&p) {
-                    return Err(format!("ply {ply}: target probability {p}"));
+                    return Err(BadGame::Probability { ply, p });
                 }
                 sum += p;
             }
             if (sum - 1.0).abs() > 1e-3 {
-                return Err(format!("ply {ply}: target sums to {sum}"));
+                return Err(BadGame::Sum { ply, sum });
             }
         }
-        game.play(mv).map_err(|e| format!("ply {ply}: {e}"))?;
+        game.play(mv)
+            .map_err(|source| BadGame::IllegalMove { ply, source })?;
     }
     let outcome = game.outcome();
     let (winner, reason) = (outcome.and_then(|o| o.winner), outcome.map(|o| o.reason));
     if winner != record.winner || reason != record.reason {
-        return Err(format!(
-            "replay ends with {outcome:?}, the record says winner {:?} by {:?}",
-            record.winner, record.reason
-        ));
+        return Err(BadGame::Result {
+            replay: outcome,
+            winner: record.winner,
+            reason: record.reason,
+        });
     }
     Ok(())
 }

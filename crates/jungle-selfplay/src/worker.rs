@@ -4,13 +4,35 @@
 
 use crate::config::SelfPlayConfig;
 use crate::record::{pack_move, GameRecord, MoveRecord};
-use jungle_mcts::arena::{derive_seed, random_opening};
 use jungle_mcts::{run_round, CacheCounters, Evaluator, Search};
+use jungle_play::opening::{derive_seed, random_opening};
 use jungle_rules::{Game, Rules, Side};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
+
+/// Finished games by result, counted as they end.
+#[derive(Debug, Default)]
+pub struct ResultCounts {
+    /// Won by South.
+    pub south_wins: AtomicU64,
+    /// Drawn (or stopped at the ply cap).
+    pub draws: AtomicU64,
+    /// Won by North.
+    pub north_wins: AtomicU64,
+}
+
+impl ResultCounts {
+    /// The counter of games won by `winner` (`None`: drawn).
+    pub fn of(&self, winner: Option<Side>) -> &AtomicU64 {
+        match winner {
+            Some(Side::South) => &self.south_wins,
+            None => &self.draws,
+            Some(Side::North) => &self.north_wins,
+        }
+    }
+}
 
 /// Counters shared by the workers, read for progress.
 #[derive(Debug, Default)]
@@ -25,8 +47,8 @@ pub struct SelfPlayStats {
     pub evaluations: AtomicU64,
     /// Evaluator calls.
     pub calls: AtomicU64,
-    /// Games won by South, drawn, won by North.
-    pub results: [AtomicU64; 3],
+    /// Games by result.
+    pub results: ResultCounts,
     /// Lookups and hits of the workers' evaluation caches (see
     /// [`crate::SelfPlayConfig::evaluators`]).
     pub cache: Arc<CacheCounters>,
@@ -38,12 +60,7 @@ impl SelfPlayStats {
         self.plies.fetch_add(game.plies() as u64, Ordering::Relaxed);
         self.positions
             .fetch_add(game.positions() as u64, Ordering::Relaxed);
-        let i = match game.winner {
-            Some(Side::South) => 0,
-            None => 1,
-            Some(Side::North) => 2,
-        };
-        self.results[i].fetch_add(1, Ordering::Relaxed);
+        self.results.of(game.winner).fetch_add(1, Ordering::Relaxed);
     }
 }
 

@@ -1,11 +1,16 @@
 //! The training config: `[run]`, `[net]`, `[selfplay]`, `[train]`, `[eval]`.
-//! `configs/default.toml` is embedded in the binary; `configs/tiny.toml` is
-//! for smoke runs and tests.
+//! `configs/default.toml` is embedded in the binary and is the bottom
+//! layer of every config: a user's file names only the keys it changes,
+//! and `--set SECTION.KEY=VALUE` overrides single keys over both
+//! ([`crate::layers`]). `configs/tiny.toml` is for smoke runs and tests.
 
+use crate::layers::{self, LayerError};
 use jungle_net::NetConfig;
-use jungle_selfplay::SelfPlayConfig;
+use jungle_play::{PlayerSpec, SpecError};
+use jungle_rules::InvalidKey;
+use jungle_selfplay::{SelfPlayConfig, SelfPlayConfigError};
 use serde::{Deserialize, Serialize};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// The embedded default config (`configs/default.toml`).
 pub const DEFAULT_CONFIG: &str = include_str!("../../../configs/default.toml");
@@ -27,51 +32,6 @@ pub struct RunSection {
     pub variant: String,
     /// Seed of everything (each generation's seeds derive from it).
     pub seed: u64,
-}
-
-/// The network's architecture.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct NetSection {
-    /// Residual blocks.
-    pub blocks: usize,
-    /// Trunk channels.
-    pub filters: usize,
-    /// Every n-th block has a global-pooling bias (0 = none).
-    #[serde(default)]
-    pub global_pool_every: usize,
-    /// Policy head channels.
-    pub policy_filters: usize,
-    /// Value head channels.
-    pub value_filters: usize,
-    /// Value head hidden width.
-    pub value_hidden: usize,
-    /// Train an auxiliary piece-survival head.
-    #[serde(default)]
-    pub survival_head: bool,
-    /// Read the tactical input planes (encoding version 2).
-    #[serde(default)]
-    pub tactical_planes: bool,
-    /// Also read the exchange planes (encoding version 3; needs
-    /// `tactical_planes`).
-    #[serde(default)]
-    pub exchange_planes: bool,
-}
-
-impl NetSection {
-    /// The burn config.
-    pub fn to_config(&self) -> NetConfig {
-        NetConfig::new()
-            .with_blocks(self.blocks)
-            .with_filters(self.filters)
-            .with_global_pool_every(self.global_pool_every)
-            .with_policy_filters(self.policy_filters)
-            .with_value_filters(self.value_filters)
-            .with_value_hidden(self.value_hidden)
-            .with_survival_head(Some(self.survival_head))
-            .with_tactical_planes(Some(self.tactical_planes))
-            .with_exchange_planes(Some(self.exchange_planes))
-    }
 }
 
 /// The optimiser and the replay window.
@@ -184,7 +144,7 @@ pub struct TrainConfig {
     /// Length, rules, seed.
     pub run: RunSection,
     /// Architecture.
-    pub net: NetSection,
+    pub net: NetConfig,
     /// Self-play.
     pub selfplay: SelfPlayConfig,
     /// Optimiser and window.
@@ -193,113 +153,282 @@ pub struct TrainConfig {
     pub eval: EvalSection,
 }
 
+/// The keys of `[experimental]`: switches that experiments tried and the
+/// default did not adopt (each page under `docs/experiments/` says what
+/// it measured), and where each is read.
+pub const EXPERIMENTAL: [(&str, &[&str]); 5] = [
+    ("draw_value", &["selfplay", "search", "draw_value"]),
+    (
+        "win_in_two_check",
+        &["selfplay", "search", "win_in_two_check"],
+    ),
+    ("minimax_weight", &["selfplay", "search", "minimax_weight"]),
+    ("value_search_weight", &["train", "value_search_weight"]),
+    ("exchange_planes", &["net", "exchange_planes"]),
+];
+
+/// Why a config was refused; names the config and the key.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    /// The file could not be read.
+    #[error("config `{}`: {source}", path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// The text, a `--set` or a key is not accepted before the values are
+    /// read (syntax, unknown key).
+    #[error("config `{origin}`: {source}")]
+    Layer {
+        /// The config's name.
+        origin: String,
+        /// What was wrong.
+        source: LayerError,
+    },
+    /// A value is out of range, or keys disagree.
+    #[error("config `{origin}`: [{section}] {source}")]
+    Value {
+        /// The config's name.
+        origin: String,
+        /// The table of the key.
+        section: &'static str,
+        /// Which key, what value, what is expected.
+        source: InvalidKey,
+    },
+    /// `[selfplay]` is refused.
+    #[error("config `{origin}`: [selfplay] {source}")]
+    SelfPlay {
+        /// The config's name.
+        origin: String,
+        /// Why.
+        source: SelfPlayConfigError,
+    },
+    /// An anchor is not a player.
+    #[error("config `{origin}`: [eval] anchors: {source}")]
+    Anchor {
+        /// The config's name.
+        origin: String,
+        /// Why.
+        source: Box<SpecError>,
+    },
+}
+
 impl TrainConfig {
-    /// Parses config text; `origin` names it in errors.
-    pub fn from_toml(text: &str, origin: &str) -> Result<TrainConfig, String> {
-        let cfg: TrainConfig = toml::from_str(text).map_err(|e| {
-            // Name the line too: serde's message alone does not say which key.
-            let place = e.span().map_or(String::new(), |span| {
-                let start = span.start.min(text.len());
-                let number = text[..start].matches('\n').count() + 1;
-                let line = text.lines().nth(number - 1).unwrap_or("").trim();
-                format!(", line {number} (`{line}`)")
+    /// Reads `text` as the layer over the embedded default, then the
+    /// `sets` (`SECTION.KEY=VALUE`) over both, and validates the result;
+    /// `origin` names the config in errors.
+    pub fn layered(text: &str, origin: &str, sets: &[String]) -> Result<TrainConfig, ConfigError> {
+        let layer_error = |source| ConfigError::Layer {
+            origin: origin.to_string(),
+            source,
+        };
+        let mut table = layers::parse(DEFAULT_CONFIG).expect("the default config is toml");
+        // Every key the default names is a key there is (it names them all).
+        let known = table.clone();
+        layers::merge(&mut table, layers::parse(text).map_err(layer_error)?);
+        for s in sets {
+            layers::set(&mut table, s).map_err(layer_error)?;
+        }
+        let simulations = table
+            .get("selfplay")
+            .and_then(|t| t.get("search"))
+            .and_then(|t| t.get("simulations"));
+        if let Some(v) = simulations {
+            return Err(ConfigError::Value {
+                origin: origin.to_string(),
+                section: "selfplay.search",
+                source: InvalidKey::new(
+                    "simulations",
+                    v,
+                    "no such key here: each move's simulations come from [selfplay] \
+                     `full_simulations` and `cheap_simulations`",
+                ),
             });
-            format!("config `{origin}`{place}: {}", e.message().trim())
-        })?;
-        cfg.validate()
-            .map_err(|e| format!("config `{origin}`: {e}"))?;
+        }
+        if let Some(e) = layers::unknown_key(&table, &known) {
+            return Err(layer_error(e));
+        }
+        // The experiments' keys go to where the code reads them.
+        if let Some(toml::Value::Table(experimental)) = table.remove("experimental") {
+            for (key, value) in experimental {
+                let path = EXPERIMENTAL
+                    .iter()
+                    .find(|(k, _)| *k == key)
+                    .map(|(_, path)| *path)
+                    .expect("the unknown-key check passed");
+                layers::insert(&mut table, path, value);
+            }
+        }
+        let cfg: TrainConfig = layers::deserialize(&table).map_err(layer_error)?;
+        cfg.validate(origin)?;
         Ok(cfg)
     }
 
-    /// Reads a config file.
-    pub fn from_file(path: &Path) -> Result<TrainConfig, String> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("config `{}`: {e}", path.display()))?;
-        TrainConfig::from_toml(&text, &path.display().to_string())
+    /// Parses config text over the embedded default; `origin` names it in
+    /// errors.
+    pub fn from_toml(text: &str, origin: &str) -> Result<TrainConfig, ConfigError> {
+        TrainConfig::layered(text, origin, &[])
+    }
+
+    /// Reads a config file (over the embedded default; `None`: the default
+    /// alone), then applies `sets`.
+    pub fn load(path: Option<&Path>, sets: &[String]) -> Result<TrainConfig, ConfigError> {
+        match path {
+            Some(path) => {
+                let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+                    path: path.to_path_buf(),
+                    source,
+                })?;
+                TrainConfig::layered(&text, &path.display().to_string(), sets)
+            }
+            None => TrainConfig::layered("", "configs/default.toml (embedded)", sets),
+        }
     }
 
     /// The embedded default config.
     pub fn default_config() -> TrainConfig {
-        TrainConfig::from_toml(DEFAULT_CONFIG, "configs/default.toml (embedded)")
-            .expect("the default config is valid")
+        TrainConfig::load(None, &[]).expect("the default config is valid")
     }
 
-    /// Checks the values; the message names the section and key.
-    pub fn validate(&self) -> Result<(), String> {
-        if self.run.generations == 0 && self.run.minutes <= 0.0 {
-            return Err("[run] set `generations` or `minutes`, or the run never ends".into());
-        }
-        if self.run.games_per_generation == 0 {
-            return Err("[run] `games_per_generation` must be at least 1".into());
-        }
-        self.net
-            .to_config()
-            .validate()
-            .map_err(|e| format!("[net] {e}"))?;
+    /// Checks the values; the error names the config, the section and the key.
+    pub fn validate(&self, origin: &str) -> Result<(), ConfigError> {
+        let value = |section: &'static str| {
+            move |source: InvalidKey| ConfigError::Value {
+                origin: origin.to_string(),
+                section,
+                source,
+            }
+        };
+        self.validate_run().map_err(value("run"))?;
+        self.net.validate().map_err(value("net"))?;
         self.selfplay
             .validate()
-            .map_err(|e| format!("[selfplay] {e}"))?;
-        let t = &self.train;
-        if t.batch_size == 0
-            || t.learning_rate.is_nan()
-            || t.learning_rate <= 0.0
-            || t.sample_reuse <= 0.0
-        {
-            return Err(
-                "[train] `batch_size`, `learning_rate` and `sample_reuse` must be positive".into(),
-            );
-        }
-        if !(0.0..=1.0).contains(&t.value_search_weight) {
-            return Err(format!(
-                "[train] `value_search_weight` = {}: expected a share from 0 to 1",
-                t.value_search_weight
-            ));
-        }
-        if t.window_min_positions == 0 || t.window_max_positions < t.window_min_positions {
-            return Err(
-                "[train] expected 0 < `window_min_positions` <= `window_max_positions`".into(),
-            );
-        }
-        for d in &t.lr_drops {
-            if !((0.0..=1.0).contains(&d.at) && d.factor.is_finite() && d.factor > 0.0) {
-                return Err(format!(
-                    "[train] lr_drops: {{ at = {}, factor = {} }}: expected 0 <= at <= 1 and factor > 0",
-                    d.at, d.factor
-                ));
-            }
-        }
-        if t.min_steps > t.max_steps {
-            return Err("[train] `min_steps` is above `max_steps`".into());
-        }
-        if !self.eval.anchors.iter().any(|a| a == "random") {
-            return Err("[eval] `anchors` must include `random`, the Elo anchor".into());
-        }
-        for a in &self.eval.anchors {
-            // Any player spec; `net:` and `jcei:` anchors are loaded or
-            // started here once, so a bad one fails before the run starts.
-            jungle_engine::parse_player(a).map_err(|e| format!("[eval] anchors: {e}"))?;
-        }
-        jungle_net::check_material_weight(self.eval.material_weight)
-            .map_err(|e| format!("[eval] key {e}"))?;
-        jungle_mcts::quiescence::check_quiescence_weight(self.eval.qsearch_weight)
-            .map_err(|e| format!("[eval] key {e}"))?;
+            .map_err(|source| ConfigError::SelfPlay {
+                origin: origin.to_string(),
+                source,
+            })?;
+        self.validate_train().map_err(value("train"))?;
+        self.validate_eval().map_err(value("eval"))?;
         for (section, weight) in [
             ("selfplay", self.selfplay.material_weight),
             ("eval", self.eval.material_weight),
         ] {
-            jungle_net::NoSurvivalHead::check(weight, self.net.survival_head)
-                .map_err(|e| format!("[{section}] {e}"))?;
+            if weight != 0.0 && !self.net.has_survival_head() {
+                return Err(value(section)(InvalidKey::new(
+                    "material_weight",
+                    weight,
+                    "0 without the survival head (`survival_head = true` in [net])",
+                )));
+            }
         }
-        if self.eval.simulations == 0 || self.eval.every == 0 {
-            return Err("[eval] `simulations` and `every` must be at least 1".into());
+        for a in &self.eval.anchors {
+            // Any player spec; `net:` and `jcei:` anchors are loaded or
+            // started here once, so a bad one fails before the run starts.
+            a.parse::<PlayerSpec>()
+                .and_then(|spec| spec.load())
+                .map_err(|source| ConfigError::Anchor {
+                    origin: origin.to_string(),
+                    source: Box::new(source),
+                })?;
         }
         Ok(())
+    }
+
+    fn validate_run(&self) -> Result<(), InvalidKey> {
+        let r = &self.run;
+        InvalidKey::check_range("generations", r.generations, 0, 1_000_000)?;
+        InvalidKey::check_range("minutes", r.minutes, 0.0, 1e7)?;
+        if r.generations == 0 && r.minutes == 0.0 {
+            return Err(InvalidKey::new(
+                "minutes",
+                "0 with `generations` = 0",
+                "a limit: set `generations` or `minutes`, or the run never ends",
+            ));
+        }
+        InvalidKey::check_range("games_per_generation", r.games_per_generation, 1, 1_000_000)
+    }
+
+    fn validate_train(&self) -> Result<(), InvalidKey> {
+        let t = &self.train;
+        InvalidKey::check_range("batch_size", t.batch_size, 1, 65_536)?;
+        InvalidKey::check_range("learning_rate", t.learning_rate, 1e-9, 10.0)?;
+        InvalidKey::check_range("weight_decay", t.weight_decay, 0.0, 1.0)?;
+        InvalidKey::check_range("sample_reuse", t.sample_reuse, 1e-3, 1000.0)?;
+        InvalidKey::check_range("value_search_weight", t.value_search_weight, 0.0, 1.0)?;
+        InvalidKey::check_range("window_growth", t.window_growth, 0.0, 1.0)?;
+        InvalidKey::check_range(
+            "window_min_positions",
+            t.window_min_positions,
+            1,
+            t.window_max_positions.max(1),
+        )?;
+        InvalidKey::check_range("min_steps", t.min_steps, 0, t.max_steps)?;
+        InvalidKey::check_range("max_steps", t.max_steps, 0, 1_000_000)?;
+        InvalidKey::check_range("lr_warmup_steps", t.lr_warmup_steps, 0, 10_000_000)?;
+        for d in &t.lr_drops {
+            if !((0.0..=1.0).contains(&d.at) && d.factor.is_finite() && d.factor > 0.0) {
+                return Err(InvalidKey::new(
+                    "lr_drops",
+                    format!("{{ at = {}, factor = {} }}", d.at, d.factor),
+                    "0 <= at <= 1 and factor > 0",
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    fn validate_eval(&self) -> Result<(), InvalidKey> {
+        let e = &self.eval;
+        if !e.anchors.iter().any(|a| a == "random") {
+            return Err(InvalidKey::new(
+                "anchors",
+                format!("{:?}", e.anchors),
+                "a list that includes `random`, the Elo anchor",
+            ));
+        }
+        InvalidKey::check_range("simulations", e.simulations, 1, 1_000_000)?;
+        InvalidKey::check_range("every", e.every, 1, 1_000_000)?;
+        InvalidKey::check_range("games_vs_previous", e.games_vs_previous, 0, 100_000)?;
+        InvalidKey::check_range("games_vs_anchors", e.games_vs_anchors, 0, 100_000)?;
+        InvalidKey::check_range("opening_plies", e.opening_plies, 0, 100)?;
+        jungle_net::check_material_weight(e.material_weight)?;
+        jungle_mcts::quiescence::check_quiescence_weight(e.qsearch_weight)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_default_names_every_key_there_is() {
+        // The unknown-key check takes the default's keys as the known ones:
+        // every key a config has is there, the experiments' under
+        // [experimental], and `[selfplay.search] simulations` nowhere.
+        let mut written = toml::Table::try_from(TrainConfig::default_config()).unwrap();
+        let named = layers::parse(DEFAULT_CONFIG).unwrap();
+        let mut experimental = toml::Table::new();
+        for (key, path) in EXPERIMENTAL
+            .iter()
+            .copied()
+            .chain([("simulations", &["selfplay", "search", "simulations"][..])])
+        {
+            let (last, sections) = path.split_last().unwrap();
+            let mut here = &mut written;
+            for section in sections {
+                here = here.get_mut(*section).unwrap().as_table_mut().unwrap();
+            }
+            let value = here.remove(*last).unwrap();
+            if key != "simulations" {
+                experimental.insert(key.to_string(), value);
+            }
+        }
+        written.insert("experimental".into(), experimental.into());
+        assert_eq!(layers::unknown_key(&written, &named), None);
+        assert_eq!(layers::unknown_key(&named, &written), None);
+    }
 
     #[test]
     fn the_committed_configs_are_valid() {
@@ -322,60 +451,56 @@ mod tests {
             &TINY_CONFIG.replace("generations = 2", "generations = 0"),
             "x.toml",
         )
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
         assert!(e.contains("x.toml") && e.contains("never ends"), "{e}");
         let e =
             TrainConfig::from_toml(&TINY_CONFIG.replace("filters = 8", "filters = 0"), "x.toml")
-                .unwrap_err();
+                .unwrap_err()
+                .to_string();
         assert!(e.contains("[net]") && e.contains("filters"), "{e}");
         let e = TrainConfig::from_toml(
             &TINY_CONFIG.replace("survival_head = true", "survival_head = \"yes\""),
             "x.toml",
         )
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
         assert!(e.contains("x.toml") && e.contains("survival_head"), "{e}");
         let e = TrainConfig::from_toml(
-            &TINY_CONFIG.replace(
-                "survival_head = true",
-                "survival_head = true\nexchange_planes = true",
-            ),
+            &format!("{TINY_CONFIG}\n[experimental]\nexchange_planes = true\n"),
             "x.toml",
         )
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
         assert!(
             e.contains("[net]") && e.contains("exchange_planes") && e.contains("tactical_planes"),
             "{e}"
         );
         let e = TrainConfig::from_toml(
-            &TINY_CONFIG.replace(
-                "gumbel_noise = true",
-                "gumbel_noise = true\nsolver = \"yes\"",
-            ),
+            &format!("{TINY_CONFIG}\n[selfplay.search]\nsolver = \"yes\"\n"),
             "x.toml",
         )
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
         assert!(e.contains("x.toml") && e.contains("solver"), "{e}");
         let e =
             TrainConfig::from_toml(&TINY_CONFIG.replace("\"greedy\"]", "\"grumpy\"]"), "x.toml")
-                .unwrap_err();
+                .unwrap_err()
+                .to_string();
         assert!(e.contains("grumpy"), "{e}");
         let e = TrainConfig::from_toml(
-            &TINY_CONFIG.replace(
-                "max_steps = 20",
-                "max_steps = 20\nlr_drops = [{ at = 1.5, factor = 0.1 }]",
-            ),
+            &TINY_CONFIG.replace("lr_drops = []", "lr_drops = [{ at = 1.5, factor = 0.1 }]"),
             "x.toml",
         )
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
         assert!(e.contains("lr_drops") && e.contains("at = 1.5"), "{e}");
         let e = TrainConfig::from_toml(
-            &TINY_CONFIG.replace(
-                "max_steps = 20",
-                "max_steps = 20\nvalue_search_weight = 1.5",
-            ),
+            &format!("{TINY_CONFIG}\n[experimental]\nvalue_search_weight = 1.5\n"),
             "x.toml",
         )
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
         assert!(
             e.contains("value_search_weight") && e.contains("0 to 1"),
             "{e}"
@@ -403,7 +528,7 @@ mod tests {
             ("material_weight = 0.5", "", "[selfplay]"),
             ("", "material_weight = 0.5", "[eval]"),
         ] {
-            let e = with(selfplay, eval, false).unwrap_err();
+            let e = with(selfplay, eval, false).unwrap_err().to_string();
             assert!(
                 e.contains(section)
                     && e.contains("material_weight")
@@ -417,17 +542,122 @@ mod tests {
             ("qsearch_weight = -0.5", "", "[selfplay]", "qsearch_weight"),
             ("", "qsearch_weight = 4.5", "[eval]", "qsearch_weight"),
         ] {
-            let e = with(selfplay, eval, true).unwrap_err();
+            let e = with(selfplay, eval, true).unwrap_err().to_string();
             assert!(
                 e.contains(section) && e.contains(key) && e.contains("0 to 4"),
                 "{e}"
             );
         }
         // The quiescence weight needs no survival head.
-        let ok = with("qsearch_weight = 0.5", "qsearch_weight = 1", false).unwrap();
+        let ok = with(
+            "qsearch_weight = 0.5",
+            "qsearch_weight = 1\nmaterial_weight = 0",
+            false,
+        )
+        .unwrap();
         assert_eq!(
             (ok.selfplay.qsearch_weight, ok.eval.qsearch_weight),
             (0.5, 1.0)
+        );
+    }
+
+    #[test]
+    fn a_config_names_only_what_it_changes_and_sets_go_over_it() {
+        let default = TrainConfig::default_config();
+        let five = TrainConfig::from_toml("[run]\nminutes = 5\n", "five.toml").unwrap();
+        assert_eq!(five.run.minutes, 5.0);
+        assert_eq!(
+            TrainConfig {
+                run: RunSection {
+                    minutes: 60.0,
+                    ..five.run.clone()
+                },
+                ..five.clone()
+            },
+            default
+        );
+        let set = |sets: &[&str]| {
+            let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
+            TrainConfig::layered("[run]\nminutes = 5\n", "five.toml", &sets)
+        };
+        let cfg = set(&[
+            "train.learning_rate=0.001",
+            "run.minutes=7",
+            "selfplay.search.cpuct=2",
+            "run.variant=bank-rats",
+        ])
+        .unwrap();
+        assert_eq!(cfg.train.learning_rate, 0.001);
+        assert_eq!(cfg.run.minutes, 7.0, "a set goes over the file");
+        assert_eq!(cfg.selfplay.search.cpuct, 2.0);
+        assert_eq!(cfg.run.variant, "bank-rats");
+        for (sets, key) in [
+            (&["train.learnin_rate=0.001"][..], "train.learnin_rate"),
+            (&["net.filterz=8"][..], "net.filterz"),
+            (&["selfplay.search.cpuctt=2"][..], "selfplay.search.cpuctt"),
+        ] {
+            let e = set(sets).unwrap_err().to_string();
+            assert!(e.contains("unknown key") && e.contains(key), "{e}");
+        }
+        let e = TrainConfig::from_toml("[net]\nfilterz = 8\n", "x.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("x.toml") && e.contains("`net.filterz`") && e.contains("filters"),
+            "{e}"
+        );
+        let e = set(&["train.learning_rate"]).unwrap_err().to_string();
+        assert!(e.contains("SECTION.KEY=VALUE"), "{e}");
+        let e = set(&["train.learning_rate=fast"]).unwrap_err().to_string();
+        assert!(e.contains("learning_rate"), "{e}");
+    }
+
+    #[test]
+    fn experiments_are_set_under_experimental_only() {
+        let cfg = TrainConfig::from_toml(
+            "[experimental]\ndraw_value = -0.3\nvalue_search_weight = 0.5\nexchange_planes = true\n",
+            "x.toml",
+        )
+        .unwrap();
+        assert_eq!(cfg.selfplay.search.draw_value, -0.3);
+        assert_eq!(cfg.train.value_search_weight, 0.5);
+        assert_eq!(cfg.net.exchange_planes, Some(true));
+        let default = TrainConfig::default_config();
+        assert_eq!(default.selfplay.search.draw_value, 0.0);
+        assert_eq!(default.net.exchange_planes, Some(false));
+        let e = TrainConfig::from_toml("[selfplay.search]\ndraw_value = -0.3\n", "x.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("`selfplay.search.draw_value`"), "{e}");
+    }
+
+    #[test]
+    fn every_number_has_a_range() {
+        for (text, key) in [
+            ("[run]\nminutes = nan\ngenerations = 0\n", "minutes"),
+            ("[run]\nminutes = -1.0\n", "minutes"),
+            ("[train]\nlearning_rate = inf\n", "learning_rate"),
+            ("[train]\nsample_reuse = nan\n", "sample_reuse"),
+            ("[train]\nweight_decay = -0.1\n", "weight_decay"),
+            ("[train]\nwindow_growth = 2.0\n", "window_growth"),
+            ("[selfplay]\nworkers = 100000\n", "workers"),
+            ("[selfplay]\ngames_in_flight = 100000\n", "games_in_flight"),
+            ("[eval]\nevery = 0\n", "every"),
+        ] {
+            let e = TrainConfig::from_toml(text, "x.toml")
+                .unwrap_err()
+                .to_string();
+            assert!(
+                e.contains(&format!("`{key}`")) && e.contains("expected"),
+                "{text}: {e}"
+            );
+        }
+        let e = TrainConfig::from_toml("[selfplay.search]\nsimulations = 64\n", "x.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("simulations") && e.contains("full_simulations"),
+            "{e}"
         );
     }
 

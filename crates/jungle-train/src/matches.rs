@@ -1,7 +1,8 @@
 //! `matches.jsonl`: every evaluation game, one JSON object per line,
 //! append-only; Elo is always refitted from it.
 
-use crate::elo::GameResult;
+use crate::error::TrainError;
+use jungle_play::elo::RatedGame;
 use serde::{Deserialize, Serialize};
 use std::io::Write;
 use std::path::Path;
@@ -26,8 +27,8 @@ pub struct MatchLine {
 
 impl MatchLine {
     /// As an Elo fitting input.
-    pub fn result(&self) -> GameResult {
-        GameResult {
+    pub fn result(&self) -> RatedGame {
+        RatedGame {
             a: self.a.clone(),
             b: self.b.clone(),
             score_a: self.score_a,
@@ -37,7 +38,7 @@ impl MatchLine {
 
 /// Appends `lines` with one write, so a match is appended whole or (if the
 /// process is killed mid-write) leaves at most one unterminated line.
-pub fn append_matches(path: &Path, lines: &[MatchLine]) -> Result<(), String> {
+pub fn append_matches(path: &Path, lines: &[MatchLine]) -> Result<(), TrainError> {
     let mut text = String::new();
     for line in lines {
         text.push_str(&serde_json::to_string(line).expect("serialises"));
@@ -47,20 +48,20 @@ pub fn append_matches(path: &Path, lines: &[MatchLine]) -> Result<(), String> {
         .create(true)
         .append(true)
         .open(path)
-        .map_err(|e| format!("{}: {e}", path.display()))?;
+        .map_err(TrainError::io(path))?;
     file.write_all(text.as_bytes())
         .and_then(|_| file.sync_data())
-        .map_err(|e| format!("{}: {e}", path.display()))
+        .map_err(TrainError::io(path))
 }
 
 /// Reads every line; a missing file is empty. A malformed line is an error
 /// naming the file and line, except an unterminated last line (a write cut
 /// short by a kill), which is skipped and counted in the second value.
-pub fn read_matches(path: &Path) -> Result<(Vec<MatchLine>, usize), String> {
+pub fn read_matches(path: &Path) -> Result<(Vec<MatchLine>, usize), TrainError> {
     let text = match std::fs::read_to_string(path) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((Vec::new(), 0)),
-        Err(e) => return Err(format!("{}: {e}", path.display())),
+        Err(e) => return Err(TrainError::io(path)(e)),
     };
     let mut out = Vec::new();
     let mut skipped = 0;
@@ -73,7 +74,13 @@ pub fn read_matches(path: &Path) -> Result<(Vec<MatchLine>, usize), String> {
         match serde_json::from_str::<MatchLine>(line) {
             Ok(m) => out.push(m),
             Err(_) if i + 1 == lines.len() && !terminated => skipped += 1,
-            Err(e) => return Err(format!("{} line {}: {e}", path.display(), i + 1)),
+            Err(source) => {
+                return Err(TrainError::Json {
+                    path: path.to_path_buf(),
+                    line: Some(i + 1),
+                    source,
+                })
+            }
         }
     }
     Ok((out, skipped))
@@ -109,7 +116,10 @@ mod tests {
         f.write_all(b"{\"generation\": 2, \"a\"").unwrap();
         assert_eq!(read_matches(&path).unwrap().1, 1);
         std::fs::write(&path, "{\"bad\": 1}\n").unwrap();
-        assert!(read_matches(&path).unwrap_err().contains("line 1"));
+        assert!(read_matches(&path)
+            .unwrap_err()
+            .to_string()
+            .contains("line 1"));
         std::fs::remove_dir_all(dir).unwrap();
     }
 }

@@ -2,7 +2,7 @@
 //! training step and against hours (95% error bars, anchors as horizontal
 //! lines), the loss curves, and the draws and length of the self-play games.
 
-use jungle_plot::{finish, range, write_figure, DrawResult, Figure, SIZE};
+use jungle_plot::{finish, range, write_figure, DrawResult, Figure, PlotError, SIZE};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use std::path::Path;
@@ -241,7 +241,11 @@ where
 }
 
 /// Writes `elo.png`/`elo.svg` (by step) and `elo-hours.png`/`elo-hours.svg` in `dir`.
-pub fn plot_elo(dir: &Path, points: &[EloPoint], anchors: &[(String, f64)]) -> Result<(), String> {
+pub fn plot_elo(
+    dir: &Path,
+    points: &[EloPoint],
+    anchors: &[(String, f64)],
+) -> Result<(), PlotError> {
     for (stem, by_hours) in [("elo", false), ("elo-hours", true)] {
         let figure = EloFigure {
             points,
@@ -254,12 +258,12 @@ pub fn plot_elo(dir: &Path, points: &[EloPoint], anchors: &[(String, f64)]) -> R
 }
 
 /// Writes `loss.png` and `loss.svg` in `dir`.
-pub fn plot_losses(dir: &Path, points: &[LossPoint]) -> Result<(), String> {
+pub fn plot_losses(dir: &Path, points: &[LossPoint]) -> Result<(), PlotError> {
     write_figure(dir, "loss", &LossFigure(points))
 }
 
 /// Writes `selfplay.png` and `selfplay.svg` in `dir`: the share of drawn
 /// self-play games and their mean length, per generation.
-pub fn plot_selfplay(dir: &Path, points: &[SelfPlayPoint]) -> Result<(), String> {
+pub fn plot_selfplay(dir: &Path, points: &[SelfPlayPoint]) -> Result<(), PlotError> {
     write_figure(dir, "selfplay", &SelfPlayFigure(points))
 }

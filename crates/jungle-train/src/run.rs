@@ -9,15 +9,17 @@
 //! names, keeping every shard written since.
 
 use crate::config::TrainConfig;
-use crate::elo::{fit_elo, Rating};
+use crate::error::TrainError;
 use crate::matches::{append_matches, read_matches, MatchLine};
 use crate::plots::{plot_elo, plot_losses, plot_selfplay, EloPoint, LossPoint, SelfPlayPoint};
 use crate::step::{Losses, Trainer};
 use crate::window::{window_size, ReplayWindow};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use jungle_mcts::arena::{derive_seed, run_match, ArenaConfig};
-use jungle_mcts::PlayerFactory;
-use jungle_net::{cpu_device, load_checkpoint, save_checkpoint, CheckpointMeta, NetSpec};
+use jungle_net::{cpu_device, load_checkpoint, save_checkpoint, CheckpointMeta};
+use jungle_play::arena::{run_match, ArenaConfig};
+use jungle_play::elo::{fit_elo, Rating};
+use jungle_play::opening::derive_seed;
+use jungle_play::{NetSpec, PlayerFactory, PlayerSpec};
 use jungle_rules::Rules;
 use jungle_selfplay::{run_selfplay, SelfPlayStats};
 use rand::SeedableRng;
@@ -159,16 +161,17 @@ impl RunPaths {
     }
 }
 
+/// Names of players with games in `matches.jsonl`.
+type PlayerNames = std::collections::HashSet<String>;
+
 /// The Elo player name of a checkpoint.
 pub fn player_name(step: u64) -> String {
     format!("step:{step}")
 }
 
-fn write_json_atomically<T: Serialize>(path: &Path, value: &T) -> Result<(), String> {
-    let tmp = path.with_extension("json.tmp");
+fn write_json_atomically<T: Serialize>(path: &Path, value: &T) -> Result<(), TrainError> {
     let text = serde_json::to_string_pretty(value).expect("serialises");
-    std::fs::write(&tmp, text).map_err(|e| format!("{}: {e}", tmp.display()))?;
-    std::fs::rename(&tmp, path).map_err(|e| format!("{}: {e}", path.display()))
+    jungle_files::write_atomically(path, text.as_bytes()).map_err(TrainError::io(path))
 }
 
 fn bar(len: u64, template: &str, quiet: bool) -> ProgressBar {
@@ -194,31 +197,33 @@ impl Run {
     /// Opens run `name` under `root`: resumes it if `state.json` exists (the
     /// architecture and rule set must match `config`), else starts it from a
     /// freshly initialised network (checkpoint step 0).
-    pub fn open(root: &Path, name: &str, config: TrainConfig, quiet: bool) -> Result<Run, String> {
-        config.validate()?;
+    pub fn open(
+        root: &Path,
+        name: &str,
+        config: TrainConfig,
+        quiet: bool,
+    ) -> Result<Run, TrainError> {
+        config.validate("the run's config")?;
         let paths = RunPaths::new(root, name);
         for dir in [&paths.shards, &paths.checkpoints] {
-            std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+            std::fs::create_dir_all(dir).map_err(TrainError::io(dir))?;
         }
-        let rules = Rules::load(&config.run.variant).map_err(|e| e.to_string())?;
+        let rules = Rules::load(&config.run.variant)?;
         let device = cpu_device();
         let state_path = paths.state();
         let (state, trainer) = if state_path.exists() {
-            let text = std::fs::read_to_string(&state_path)
-                .map_err(|e| format!("{}: {e}", state_path.display()))?;
-            let state: RunState = serde_json::from_str(&text)
-                .map_err(|e| format!("{}: {e}", state_path.display()))?;
+            let state = read_state(&paths)?;
             if state.config.net != config.net || state.config.run.variant != config.run.variant {
-                return Err(format!(
-                    "run `{name}` was started with another network or variant ({}); use another --run name",
-                    state_path.display()
-                ));
+                return Err(TrainError::OtherRun {
+                    run: name.to_string(),
+                    state: state_path,
+                });
             }
             let prefix = paths.checkpoint(state.step);
             // Loaded straight onto the autodiff device, so its parameters
             // are tracked for training.
             let autodiff = device.clone().autodiff();
-            let ck = load_checkpoint(&prefix, &autodiff).map_err(|e| e.to_string())?;
+            let ck = load_checkpoint(&prefix, &autodiff)?;
             let mut trainer = Trainer::from_net(
                 ck.net,
                 &autodiff,
@@ -233,7 +238,7 @@ impl Run {
         } else {
             device.seed(config.run.seed);
             let trainer = Trainer::new(
-                &config.net.to_config(),
+                &config.net,
                 &device,
                 config.train.learning_rate,
                 config.train.weight_decay,
@@ -276,16 +281,15 @@ impl Run {
         &self.paths
     }
 
-    fn save_checkpoint(&mut self) -> Result<(), String> {
+    fn save_checkpoint(&mut self) -> Result<(), TrainError> {
         let prefix = self.paths.checkpoint(self.state.step);
         let meta = CheckpointMeta::new(
-            self.config.net.to_config(),
+            self.config.net.clone(),
             self.rules.clone(),
             self.state.step,
             self.state.samples_seen,
         );
-        save_checkpoint(&prefix, &self.trainer.inference_net(), &meta)
-            .map_err(|e| e.to_string())?;
+        save_checkpoint(&prefix, &self.trainer.inference_net(), &meta)?;
         if self.state.step > 0 {
             self.trainer
                 .save_optimizer(&prefix.with_extension("optim.bpk"))?;
@@ -307,7 +311,7 @@ impl Run {
     }
 
     /// Runs generations until the config's limit; returns the final Elo table.
-    pub fn run(&mut self) -> Result<Vec<Rating>, String> {
+    pub fn run(&mut self) -> Result<Vec<Rating>, TrainError> {
         self.evaluate_if_needed()?;
         while !self.finished() {
             self.generation()?;
@@ -337,14 +341,14 @@ impl Run {
     }
 
     /// Names of the players with games in `matches.jsonl`.
-    fn evaluated_players(&self) -> Result<std::collections::HashSet<String>, String> {
+    fn evaluated_players(&self) -> Result<PlayerNames, TrainError> {
         let (lines, _) = read_matches(&self.paths.matches())?;
         Ok(lines.into_iter().flat_map(|m| [m.a, m.b]).collect())
     }
 
     /// Evaluates the current checkpoint if it is due and `matches.jsonl`
     /// does not have its games yet.
-    fn evaluate_if_needed(&mut self) -> Result<(), String> {
+    fn evaluate_if_needed(&mut self) -> Result<(), TrainError> {
         let name = player_name(self.state.step);
         if self.due_for_evaluation() && !self.evaluated_players()?.contains(&name) {
             self.evaluate_and_record()?;
@@ -353,7 +357,7 @@ impl Run {
     }
 
     /// One generation: self-play, training, checkpoint, evaluation, report.
-    fn generation(&mut self) -> Result<(), String> {
+    fn generation(&mut self) -> Result<(), TrainError> {
         let gen = self.state.generation + 1;
         let cfg = self.config.clone();
         let started = Instant::now();
@@ -380,8 +384,7 @@ impl Run {
                 sp_bar.set_position(s.games.load(Ordering::Relaxed));
                 sp_bar.set_message(format!("{} positions", s.positions.load(Ordering::Relaxed)));
             },
-        )
-        .map_err(|e| e.to_string())?;
+        )?;
         sp_bar.finish_and_clear();
         let selfplay_seconds = started.elapsed().as_secs_f64();
         let new_positions = stats.positions.load(Ordering::Relaxed);
@@ -389,7 +392,7 @@ impl Run {
             generation: gen,
             step: self.state.step,
             games: stats.games.load(Ordering::Relaxed),
-            draws: stats.results[1].load(Ordering::Relaxed),
+            draws: stats.results.draws.load(Ordering::Relaxed),
             plies: stats.plies.load(Ordering::Relaxed),
         };
         self.state.games += selfplay_record.games;
@@ -406,7 +409,7 @@ impl Run {
         let window = ReplayWindow::load(
             &self.paths.shards,
             &self.rules,
-            self.config.net.to_config().encoding(),
+            self.config.net.encoding(),
             size,
             self.config.train.value_search_weight as f32,
         )?;
@@ -469,7 +472,7 @@ impl Run {
 
     /// Evaluates the current checkpoint, counts the time as run time and
     /// saves the state.
-    fn evaluate_and_record(&mut self) -> Result<(), String> {
+    fn evaluate_and_record(&mut self) -> Result<(), TrainError> {
         let started = Instant::now();
         self.evaluate()?;
         self.state.seconds += started.elapsed().as_secs_f64();
@@ -477,23 +480,16 @@ impl Run {
     }
 
     /// Matches of the current checkpoint against the previous one and the anchors.
-    fn evaluate(&mut self) -> Result<(), String> {
+    fn evaluate(&mut self) -> Result<(), TrainError> {
         let cfg = &self.config.eval;
-        let device = cpu_device();
         let current_step = self.state.step;
-        let spec = |step: u64| -> Result<NetSpec, String> {
-            let mut text = format!(
-                "net:{}:{}",
-                self.paths.checkpoint(step).display(),
-                cfg.simulations
-            );
-            if cfg.material_weight != 0.0 {
-                text += &format!(":material={}", cfg.material_weight);
-            }
-            if cfg.qsearch_weight != 0.0 {
-                text += &format!(":qsearch={}", cfg.qsearch_weight);
-            }
-            NetSpec::parse(&text, &device).map_err(|e| e.to_string())
+        let spec = |step: u64| {
+            PlayerSpec::Net(
+                NetSpec::new(self.paths.checkpoint(step), cfg.simulations)
+                    .with_material(cfg.material_weight)
+                    .with_qsearch(cfg.qsearch_weight),
+            )
+            .load()
         };
         let current = spec(current_step)?;
         // The previous checkpoint that was evaluated (with `every` > 1 the
@@ -512,10 +508,10 @@ impl Run {
         };
         let mut opponents: Vec<(String, Box<dyn PlayerFactory>, u32)> = Vec::new();
         if let Some((step, net)) = previous {
-            opponents.push((player_name(step), Box::new(net), cfg.games_vs_previous));
+            opponents.push((player_name(step), net, cfg.games_vs_previous));
         }
         for anchor in &cfg.anchors {
-            let spec = jungle_engine::parse_player(anchor)?;
+            let spec = jungle_play::load_player(anchor)?;
             opponents.push((anchor.clone(), spec, cfg.games_vs_anchors));
         }
         let total: u64 = opponents.iter().map(|o| o.2 as u64).sum();
@@ -533,7 +529,9 @@ impl Run {
                 derive_seed(self.config.run.seed, gen as u64, 100 + k as u64),
             );
             arena.opening_plies = cfg.opening_plies;
-            let records = run_match(&current, opponent.as_ref(), &arena, &|_| eval_bar.inc(1));
+            let records = run_match(current.as_ref(), opponent.as_ref(), &arena, &|_| {
+                eval_bar.inc(1)
+            });
             for forfeit in records.iter().filter_map(|r| r.result.forfeit.as_ref()) {
                 eval_bar.println(format!(
                     "gen {gen} evaluation: forfeit by {}",
@@ -558,7 +556,7 @@ impl Run {
     }
 
     /// Refits Elo from `matches.jsonl`, writes `elo.csv` and the plots.
-    pub fn report(&self) -> Result<Vec<Rating>, String> {
+    pub fn report(&self) -> Result<Vec<Rating>, TrainError> {
         report(&self.paths, &self.state)
     }
 
@@ -611,14 +609,16 @@ impl Run {
 /// Refits Elo for a run from its `matches.jsonl` (and its `state.json` for
 /// hours): writes `elo.csv`, `elo.png/svg`, `elo-hours.png/svg`,
 /// `loss.png/svg`, and returns the table.
-pub fn report(paths: &RunPaths, state: &RunState) -> Result<Vec<Rating>, String> {
+pub fn report(paths: &RunPaths, state: &RunState) -> Result<Vec<Rating>, TrainError> {
     let (lines, _) = read_matches(&paths.matches())?;
     if lines.is_empty() {
         return Ok(Vec::new());
     }
     let results: Vec<_> = lines.iter().map(MatchLine::result).collect();
-    let ratings =
-        fit_elo(&results, "random").map_err(|e| format!("{}: {e}", paths.matches().display()))?;
+    let ratings = fit_elo(&results, "random").map_err(|source| TrainError::Elo {
+        path: paths.matches(),
+        source,
+    })?;
     let mut csv = String::from("player,games,elo,stderr\n");
     for r in &ratings {
         csv.push_str(&format!(
@@ -627,7 +627,7 @@ pub fn report(paths: &RunPaths, state: &RunState) -> Result<Vec<Rating>, String>
         ));
     }
     let csv_path = paths.checkpoints.join("elo.csv");
-    std::fs::write(&csv_path, csv).map_err(|e| format!("{}: {e}", csv_path.display()))?;
+    jungle_files::write_atomically(&csv_path, csv.as_bytes()).map_err(TrainError::io(&csv_path))?;
     let points: Vec<EloPoint> = state
         .checkpoints
         .iter()
@@ -677,8 +677,12 @@ pub fn report(paths: &RunPaths, state: &RunState) -> Result<Vec<Rating>, String>
 }
 
 /// Reads a run's `state.json`.
-pub fn read_state(paths: &RunPaths) -> Result<RunState, String> {
+pub fn read_state(paths: &RunPaths) -> Result<RunState, TrainError> {
     let path = paths.state();
-    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-    serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
+    let text = std::fs::read_to_string(&path).map_err(TrainError::io(&path))?;
+    serde_json::from_str(&text).map_err(|source| TrainError::Json {
+        path,
+        line: None,
+        source,
+    })
 }

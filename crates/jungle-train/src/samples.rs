@@ -6,7 +6,7 @@
 use jungle_net::encoding::{move_slot, Encoding, POLICY_SLOTS};
 use jungle_net::{SURVIVAL_NEAR_PLIES, SURVIVAL_OUTPUTS};
 use jungle_rules::{Game, Move, Position, Rules, Side};
-use jungle_selfplay::{unpack_move, GameRecord};
+use jungle_selfplay::{unpack_move, BadGame, GameRecord};
 
 /// One training position, compact.
 #[derive(Clone, Debug, PartialEq)]
@@ -108,8 +108,11 @@ impl TrainingPosition {
 }
 
 /// The training positions of a game: its full-search moves, replayed.
-pub fn game_positions(record: &GameRecord, rules: &Rules) -> Result<Vec<TrainingPosition>, String> {
-    let mut game = Game::from_fen(rules.clone(), &record.start_fen).map_err(|e| e.to_string())?;
+pub fn game_positions(
+    record: &GameRecord,
+    rules: &Rules,
+) -> Result<Vec<TrainingPosition>, BadGame> {
+    let mut game = Game::from_fen(rules.clone(), &record.start_fen)?;
     let total = record.moves.len();
     // Every position of the game (the final one too) for the survival
     // targets, and the training positions without them.
@@ -126,7 +129,7 @@ pub fn game_positions(record: &GameRecord, rules: &Rules) -> Result<Vec<Training
                 .map(|&(code, p)| {
                     unpack_move(code)
                         .map(|mv| (mv, p))
-                        .ok_or_else(|| format!("ply {ply}: bad move code {code}"))
+                        .ok_or(BadGame::TargetCode { ply, code })
                 })
                 .collect::<Result<Vec<_>, _>>()?;
             out.push((
@@ -146,8 +149,9 @@ pub fn game_positions(record: &GameRecord, rules: &Rules) -> Result<Vec<Training
                 },
             ));
         }
-        let mv = unpack_move(m.mv).ok_or_else(|| format!("ply {ply}: bad move code {}", m.mv))?;
-        game.play(mv).map_err(|e| format!("ply {ply}: {e}"))?;
+        let mv = unpack_move(m.mv).ok_or(BadGame::MoveCode { ply, code: m.mv })?;
+        game.play(mv)
+            .map_err(|source| BadGame::IllegalMove { ply, source })?;
     }
     positions.push(*game.position());
     Ok(out
@@ -166,7 +170,7 @@ pub fn game_samples(
     rules: &Rules,
     encoding: Encoding,
     mirror: bool,
-) -> Result<Vec<Sample>, String> {
+) -> Result<Vec<Sample>, BadGame> {
     let copies: &[bool] = if mirror { &[false, true] } else { &[false] };
     Ok(game_positions(record, rules)?
         .iter()

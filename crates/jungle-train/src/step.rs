@@ -10,6 +10,7 @@
 //! [`Trainer::step_autodiff`] is the same step through burn's autodiff, the
 //! reference the fast one is tested against.
 
+use crate::error::TrainError;
 use crate::samples::Batch;
 use burn::module::Module;
 use burn::optim::decay::WeightDecayConfig;
@@ -247,18 +248,22 @@ impl Trainer {
     }
 
     /// Writes the optimiser's state (Adam moments, step count) to `path`.
-    pub fn save_optimizer(&self, path: &std::path::Path) -> Result<(), String> {
-        self.optim
-            .save(path)
-            .map_err(|e| format!("optimizer state `{}`: {e}", path.display()))
+    pub fn save_optimizer(&self, path: &std::path::Path) -> Result<(), TrainError> {
+        jungle_files::publish(path, |tmp| self.optim.save(tmp).map_err(|e| e.to_string())).map_err(
+            |e| TrainError::Optimizer {
+                path: path.to_path_buf(),
+                message: e.into_inner(|io| io.to_string()),
+            },
+        )
     }
 
     /// Restores the optimiser's state written by [`Trainer::save_optimizer`].
-    pub fn load_optimizer(&mut self, path: &std::path::Path) -> Result<(), String> {
+    pub fn load_optimizer(&mut self, path: &std::path::Path) -> Result<(), TrainError> {
         let optim = std::mem::replace(&mut self.optim, AdamConfig::new().init());
-        self.optim = optim
-            .load(path)
-            .map_err(|e| format!("optimizer state `{}`: {e}", path.display()))?;
+        self.optim = optim.load(path).map_err(|e| TrainError::Optimizer {
+            path: path.to_path_buf(),
+            message: e.to_string(),
+        })?;
         Ok(())
     }
 }

@@ -1,6 +1,7 @@
 //! The replay window: the newest positions of a run's shards, drawn from at
 //! random (with random mirroring) for each training batch.
 
+use crate::error::TrainError;
 use crate::samples::{game_positions, Batch, TrainingPosition};
 use jungle_net::encoding::Encoding;
 use jungle_rules::Rules;
@@ -33,18 +34,20 @@ impl ReplayWindow {
         encoding: Encoding,
         size: usize,
         search_weight: f32,
-    ) -> Result<ReplayWindow, String> {
-        let mut files = shard_files(dir).map_err(|e| e.to_string())?;
+    ) -> Result<ReplayWindow, TrainError> {
+        let mut files = shard_files(dir)?;
         files.reverse();
         let mut positions = Vec::new();
         for path in files {
             if positions.len() >= size {
                 break;
             }
-            let shard = read_shard(&path, Some(rules)).map_err(|e| e.to_string())?;
+            let shard = read_shard(&path, Some(rules))?;
             for game in shard.games.iter().rev() {
-                let mut found =
-                    game_positions(game, rules).map_err(|e| format!("{}: {e}", path.display()))?;
+                let mut found = game_positions(game, rules).map_err(|source| TrainError::Game {
+                    path: path.clone(),
+                    source,
+                })?;
                 positions.append(&mut found);
             }
         }

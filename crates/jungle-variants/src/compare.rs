@@ -2,8 +2,9 @@
 
 use crate::opening::{opening_for, shared_opening};
 use crate::variant::Variant;
-use jungle_mcts::arena::{derive_seed, play_out, GameResult};
-use jungle_mcts::PlayerFactory;
+use jungle_play::arena::{play_out, GameEnd};
+use jungle_play::opening::derive_seed;
+use jungle_play::PlayerFactory;
 use jungle_rules::Side;
 use rayon::prelude::*;
 
@@ -46,7 +47,7 @@ pub struct VariantGame {
     /// Whether the player (not the opponent) moved first.
     pub player_first: bool,
     /// How it ended.
-    pub result: GameResult,
+    pub result: GameEnd,
     /// Plies played, opening included.
     pub plies: u32,
 }

@@ -19,4 +19,4 @@ pub mod variant;
 
 pub use compare::{compare, CompareConfig, VariantGame};
 pub use summary::{summarize, Baseline, VariantSummary};
-pub use variant::{resolve_variants, Variant};
+pub use variant::{resolve_variants, Variant, VariantListError};

@@ -9,7 +9,7 @@
 //! which the sequence stops being legal or ends the game, draws its own
 //! random opening from the same seed instead.
 
-use jungle_mcts::arena::random_opening;
+use jungle_play::opening::random_opening;
 use jungle_rules::{Game, Move, Rules, Side};
 
 /// The shared random plies of the pair with `seed`, South first.

@@ -3,7 +3,7 @@
 //! and `variants-length.png/svg` (game-length distributions).
 
 use crate::summary::VariantSummary;
-use jungle_plot::{finish, write_figure, DrawResult, Figure};
+use jungle_plot::{finish, write_figure, DrawResult, Figure, PlotError};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use serde::Serialize;
@@ -182,17 +182,41 @@ pub fn json(summaries: &[VariantSummary]) -> String {
     .expect("summaries serialise")
 }
 
-/// Writes `text` to `path` through a temporary file.
-fn write_atomically(path: &Path, text: &str) -> Result<(), String> {
-    let tmp = path.with_extension("tmp");
-    std::fs::write(&tmp, text).map_err(|e| format!("{}: {e}", tmp.display()))?;
-    std::fs::rename(&tmp, path).map_err(|e| format!("{}: {e}", path.display()))
+/// Why the reports could not be written.
+#[derive(Debug, thiserror::Error)]
+pub enum ReportError {
+    /// A table or the folder could not be written.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file or folder.
+        path: std::path::PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// A plot could not be written.
+    #[error(transparent)]
+    Plot(#[from] PlotError),
+}
+
+/// Writes `text` to `path` atomically.
+fn write_atomically(path: &Path, text: &str) -> Result<(), ReportError> {
+    jungle_files::write_atomically(path, text.as_bytes()).map_err(|source| ReportError::Io {
+        path: path.to_path_buf(),
+        source,
+    })
 }
 
 /// Writes `variants.csv`, `variants.md`, `variants.json` and the plots in
 /// `dir` (created if needed); `title` heads the Markdown file.
-pub fn write_reports(dir: &Path, summaries: &[VariantSummary], title: &str) -> Result<(), String> {
-    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+pub fn write_reports(
+    dir: &Path,
+    summaries: &[VariantSummary],
+    title: &str,
+) -> Result<(), ReportError> {
+    std::fs::create_dir_all(dir).map_err(|source| ReportError::Io {
+        path: dir.to_path_buf(),
+        source,
+    })?;
     write_atomically(&dir.join("variants.csv"), &csv_table(summaries))?;
     write_atomically(
         &dir.join("variants.md"),
@@ -200,7 +224,8 @@ pub fn write_reports(dir: &Path, summaries: &[VariantSummary], title: &str) -> R
     )?;
     write_atomically(&dir.join("variants.json"), &json(summaries))?;
     write_figure(dir, "variants", &OutcomeBars(summaries))?;
-    write_figure(dir, "variants-length", &LengthCurves(summaries))
+    write_figure(dir, "variants-length", &LengthCurves(summaries))?;
+    Ok(())
 }
 
 /// Stacked bars: first-mover wins, draws, second-mover wins per variant,

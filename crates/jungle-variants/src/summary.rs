@@ -2,7 +2,7 @@
 
 use crate::compare::VariantGame;
 use crate::variant::Variant;
-use jungle_mcts::stats::{wilson_interval, Z95};
+use jungle_play::stats::{wilson_interval, Z95};
 use jungle_rules::EndReason;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -180,7 +180,7 @@ fn interval_of_score(score: f64, games: u32) -> [f64; 2] {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use jungle_mcts::arena::GameResult;
+    use jungle_play::arena::GameEnd;
     use jungle_rules::{Outcome, Rules, Side};
 
     fn game(variant: usize, index: u32, winner: Option<Side>, plies: u32) -> VariantGame {
@@ -189,7 +189,7 @@ mod tests {
             index,
             first_mover: Side::South,
             player_first: index % 2 == 0,
-            result: GameResult {
+            result: GameEnd {
                 outcome: Some(Outcome {
                     winner,
                     reason: if winner.is_some() {

@@ -1,6 +1,6 @@
 //! Which rule sets to compare: preset names or toml files.
 
-use jungle_rules::Rules;
+use jungle_rules::{Rules, RulesError};
 
 /// A rule set under comparison.
 #[derive(Clone, Debug)]
@@ -11,9 +11,33 @@ pub struct Variant {
     pub rules: Rules,
 }
 
+/// Why a list of rule sets was refused.
+#[derive(Debug, thiserror::Error)]
+pub enum VariantListError {
+    /// An entry is empty.
+    #[error("empty variant name in `{list}`; known presets: {known}")]
+    Empty {
+        /// The list given.
+        list: String,
+        /// The preset names.
+        known: String,
+    },
+    /// An entry comes twice.
+    #[error("variant `{0}` is listed twice")]
+    Twice(String),
+    /// An entry is neither a preset nor a readable rule-set file.
+    #[error("{source}{}", known.as_ref().map(|k| format!(" (known presets: {k})")).unwrap_or_default())]
+    Load {
+        /// Why it did not load.
+        source: RulesError,
+        /// The preset names, where the error does not list them itself.
+        known: Option<String>,
+    },
+}
+
 /// Resolves a comma-separated list of preset names and toml paths (`all`
 /// alone means every preset). Errors name the entry and list the presets.
-pub fn resolve_variants(list: &str) -> Result<Vec<Variant>, String> {
+pub fn resolve_variants(list: &str) -> Result<Vec<Variant>, VariantListError> {
     let known = || Rules::preset_names().collect::<Vec<_>>().join(", ");
     let names: Vec<&str> = if list.trim() == "all" {
         Rules::preset_names().collect()
@@ -23,17 +47,17 @@ pub fn resolve_variants(list: &str) -> Result<Vec<Variant>, String> {
     let mut variants: Vec<Variant> = Vec::new();
     for name in names {
         if name.is_empty() {
-            return Err(format!(
-                "empty variant name in `{list}`; known presets: {}",
-                known()
-            ));
+            return Err(VariantListError::Empty {
+                list: list.to_string(),
+                known: known(),
+            });
         }
         if variants.iter().any(|v| v.name == name) {
-            return Err(format!("variant `{name}` is listed twice"));
+            return Err(VariantListError::Twice(name.to_string()));
         }
-        let rules = Rules::load(name).map_err(|e| match e {
-            jungle_rules::RulesError::Unknown { .. } => e.to_string(),
-            other => format!("{other} (known presets: {})", known()),
+        let rules = Rules::load(name).map_err(|source| VariantListError::Load {
+            known: (!matches!(source, RulesError::Unknown { .. })).then(known),
+            source,
         })?;
         variants.push(Variant {
             name: name.to_string(),
@@ -60,11 +84,12 @@ mod tests {
 
     #[test]
     fn bad_names_list_the_presets() {
-        let e = resolve_variants("standard,elefant").unwrap_err();
+        let error = |list: &str| resolve_variants(list).unwrap_err().to_string();
+        let e = error("standard,elefant");
         assert!(e.contains("elefant") && e.contains("trap-attack"), "{e}");
-        let e = resolve_variants("standard,,trap-attack").unwrap_err();
+        let e = error("standard,,trap-attack");
         assert!(e.contains("empty") && e.contains("bank-rats"), "{e}");
-        let e = resolve_variants("standard,standard").unwrap_err();
+        let e = error("standard,standard");
         assert!(e.contains("twice"), "{e}");
     }
 }

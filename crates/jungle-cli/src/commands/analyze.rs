@@ -10,9 +10,7 @@ use std::collections::BTreeMap;
 /// Arguments of `jungle analyze`.
 #[derive(Args)]
 pub struct AnalyzeArgs {
-    /// The player: random, greedy, alphabeta:DEPTH, mcts:SIMS[:KEY=VALUE...],
-    /// net:CHECKPOINT[:SIMS][:KEY=VALUE...], jcei:COMMAND[:MOVETIME_MS].
-    #[arg(long)]
+    #[arg(long, help = concat!("The player: ", jungle_play::player_forms!()))]
     player: String,
     /// Position string (FEN); default: the rule set's start position.
     #[arg(long, alias = "position")]

@@ -4,7 +4,7 @@ use super::shared::{load_rules, parse_player};
 use anyhow::{Context, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use jungle_mcts::arena::{run_match, ArenaConfig, GameRecord, MatchSummary};
+use jungle_play::arena::{run_match, ArenaConfig, MatchGame, MatchSummary};
 use jungle_rules::Side;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -13,9 +13,7 @@ use std::time::Instant;
 /// Arguments of `jungle arena`.
 #[derive(Args)]
 pub struct ArenaArgs {
-    /// Player A: random, greedy, alphabeta:DEPTH, mcts:SIMS[:KEY=VALUE...],
-    /// net:CHECKPOINT[:SIMS][:KEY=VALUE...], jcei:COMMAND[:MOVETIME_MS].
-    #[arg(long)]
+    #[arg(long, help = concat!("Player A: ", jungle_play::player_forms!()))]
     a: String,
     /// Player B, same forms.
     #[arg(long)]
@@ -93,8 +91,8 @@ pub fn run(args: &ArenaArgs) -> Result<()> {
     Ok(())
 }
 
-/// Writes one JSON line per game to `path` through a temporary file.
-fn write_record(path: &Path, a: &str, b: &str, records: &[GameRecord]) -> Result<()> {
+/// Writes one JSON line per game to `path`, atomically.
+fn write_record(path: &Path, a: &str, b: &str, records: &[MatchGame]) -> Result<()> {
     let mut text = String::new();
     for r in records {
         let (south, north) = match r.a_side {
@@ -116,9 +114,8 @@ fn write_record(path: &Path, a: &str, b: &str, records: &[GameRecord]) -> Result
         text.push_str(&line.to_string());
         text.push('\n');
     }
-    let tmp = path.with_extension("tmp");
-    std::fs::write(&tmp, text).with_context(|| format!("writing {}", tmp.display()))?;
-    std::fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))
+    jungle_files::write_atomically(path, text.as_bytes())
+        .with_context(|| format!("writing {}", path.display()))
 }
 
 fn print_summary(s: &MatchSummary, variant: &str, seconds: f64) {

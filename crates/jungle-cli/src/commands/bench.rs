@@ -2,8 +2,8 @@
 
 use anyhow::Result;
 use clap::{Args, Subcommand};
-use jungle_mcts::players::AlphaBeta;
-use jungle_mcts::{search, Player, RootSelection, Search, SearchConfig, UniformEvaluator};
+use jungle_mcts::{search, RootSelection, Search, SearchConfig, UniformEvaluator};
+use jungle_play::{AlphaBeta, Player};
 use jungle_rules::{perft, perft_bulk, Game, Position, Rules};
 use serde::Serialize;
 use std::time::Instant;

@@ -4,10 +4,10 @@ use anyhow::Result;
 use burn::module::Module;
 use burn::tensor::{Device, Tensor, TensorData};
 use clap::Args;
-use jungle_mcts::arena::random_opening;
 use jungle_net::encoding::{Encoding, POLICY_SLOTS};
 use jungle_net::fast::FastNet;
 use jungle_net::{cpu_device, NetConfig, SURVIVAL_OUTPUTS};
+use jungle_play::opening::random_opening;
 use jungle_rules::{Position, Rules, FILES, RANKS};
 use jungle_train::samples::Batch;
 use jungle_train::step::Trainer;
@@ -146,7 +146,7 @@ pub fn run(args: &BenchNetArgs, json: bool) -> Result<()> {
         .with_tactical_planes(Some(args.tactical_planes || args.exchange_planes))
         .with_exchange_planes(Some(args.exchange_planes))
         .with_survival_head(Some(args.survival_head));
-    config.validate().map_err(anyhow::Error::msg)?;
+    config.validate()?;
     let encoding = config.encoding();
     let rules = Rules::default();
     let positions = game_positions(64, &rules);

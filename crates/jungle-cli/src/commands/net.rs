@@ -5,9 +5,8 @@ use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand};
 use jungle_net::average::average_checkpoints;
 use jungle_net::onnx::export_onnx;
-use jungle_net::{
-    cpu_device, load_checkpoint, save_checkpoint, CheckpointMeta, NetConfig, NET_CONFIG_KEYS,
-};
+use jungle_net::{cpu_device, load_checkpoint, save_checkpoint, CheckpointMeta, NetConfig};
+use jungle_train::layers;
 use std::path::{Path, PathBuf};
 
 /// Arguments of `jungle net`.
@@ -77,52 +76,30 @@ pub fn run(args: &NetArgs) -> Result<()> {
     }
 }
 
-/// Reads a network config file: a toml table of [`NET_CONFIG_KEYS`].
+/// Reads a network config file: the keys of `[net]` in a training config
+/// (any of them; the others keep [`NetConfig::new`]'s values), layered as
+/// training configs are ([`layers`]).
 pub fn load_net_config(path: &Path) -> Result<NetConfig> {
     let name = path.display();
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("reading network config `{name}`"))?;
-    let table: toml::Table =
-        toml::from_str(&text).with_context(|| format!("network config `{name}`"))?;
-    let mut config = NetConfig::new();
-    for (key, value) in &table {
-        let switch = match key.as_str() {
-            "survival_head" => Some(&mut config.survival_head),
-            "tactical_planes" => Some(&mut config.tactical_planes),
-            "exchange_planes" => Some(&mut config.exchange_planes),
-            _ => None,
-        };
-        if let Some(switch) = switch {
-            *switch = value.as_bool().map(Some).with_context(|| {
-                format!("network config `{name}`: key `{key}` is {value}, expected true or false")
-            })?;
-            continue;
-        }
-        let number = value
-            .as_integer()
-            .filter(|v| *v >= 0)
-            .map(|v| v as usize)
-            .with_context(|| {
-                format!(
-                    "network config `{name}`: key `{key}` is {value}, expected a whole number >= 0"
-                )
-            });
-        match key.as_str() {
-            "blocks" => config.blocks = number?,
-            "filters" => config.filters = number?,
-            "global_pool_every" => config.global_pool_every = number?,
-            "policy_filters" => config.policy_filters = number?,
-            "value_filters" => config.value_filters = number?,
-            "value_hidden" => config.value_hidden = number?,
-            _ => bail!(
-                "network config `{name}`: unknown key `{key}`; expected one of {}",
-                NET_CONFIG_KEYS.join(", ")
-            ),
-        }
+    let given = layers::parse(&text).with_context(|| format!("network config `{name}`"))?;
+    // Every key, the optional switches included, for the unknown-key check.
+    let every_key = NetConfig::new()
+        .with_survival_head(Some(false))
+        .with_tactical_planes(Some(false))
+        .with_exchange_planes(Some(false));
+    let known = toml::Table::try_from(&every_key).expect("a network config serialises");
+    if let Some(e) = layers::unknown_key(&given, &known) {
+        bail!("network config `{name}`: {e}");
     }
+    let mut table = toml::Table::try_from(NetConfig::new()).expect("a network config serialises");
+    layers::merge(&mut table, given);
+    let config: NetConfig =
+        layers::deserialize(&table).with_context(|| format!("network config `{name}`"))?;
     config
         .validate()
-        .map_err(|e| anyhow::anyhow!("network config `{name}`: {e}"))?;
+        .with_context(|| format!("network config `{name}`"))?;
     Ok(config)
 }
 

@@ -9,8 +9,7 @@ use std::io::{BufRead, Write};
 /// Arguments of `jungle play`.
 #[derive(Args)]
 pub struct PlayArgs {
-    /// The opponent (any player spec).
-    #[arg(long, default_value = "alphabeta:4")]
+    #[arg(long, default_value = "alphabeta:4", help = concat!("The opponent: ", jungle_play::player_forms!()))]
     player: String,
     /// Rule set: a preset name or a toml file.
     #[arg(long, default_value = "standard")]

@@ -100,9 +100,7 @@ pub fn run(args: &SelfPlayArgs) -> Result<()> {
         (None, None) => load_rules("standard")?,
     };
     let stats = SelfPlayStats::default();
-    let evaluators = config
-        .evaluators(&net, &rules, &stats.cache)
-        .map_err(anyhow::Error::msg)?;
+    let evaluators = config.evaluators(&net, &rules, &stats.cache)?;
     let workers = evaluators.len();
 
     let bar = ProgressBar::new(args.games);
@@ -168,9 +166,9 @@ fn progress_line(s: &SelfPlayStats, seconds: f64) -> String {
         } else {
             0.0
         },
-        s.results[0].load(Ordering::Relaxed),
-        s.results[1].load(Ordering::Relaxed),
-        s.results[2].load(Ordering::Relaxed),
+        s.results.south_wins.load(Ordering::Relaxed),
+        s.results.draws.load(Ordering::Relaxed),
+        s.results.north_wins.load(Ordering::Relaxed),
     )
 }
 

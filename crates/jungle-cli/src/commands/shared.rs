@@ -1,7 +1,7 @@
 //! Pieces several subcommands use: loading a rule set and a position.
 
 use anyhow::{Context, Result};
-use jungle_mcts::PlayerFactory;
+use jungle_play::PlayerFactory;
 use jungle_rules::{Position, Rules};
 
 /// Loads `--variant` (a preset name or a toml path).
@@ -17,9 +17,8 @@ pub fn load_position(fen: Option<&str>, rules: &Rules) -> Result<Position> {
     }
 }
 
-/// Parses a player spec: a baseline (`random`, `greedy`, `alphabeta:DEPTH`,
-/// `mcts:SIMS[:KEY=VALUE...]`), a network `net:CHECKPOINT[:SIMS][:KEY=VALUE...]` (loaded
-/// here) or an external engine `jcei:PATH[:MOVETIME_MS]`.
+/// Parses a player spec ([`jungle_play::PLAYER_FORMS`]) and loads it: a
+/// `net:` checkpoint is read, a `jcei:` engine started once.
 pub fn parse_player(spec: &str) -> Result<Box<dyn PlayerFactory>> {
-    jungle_engine::parse_player(spec).map_err(anyhow::Error::msg)
+    Ok(jungle_play::load_player(spec)?)
 }

@@ -1,18 +1,23 @@
 //! `jungle train`: the main job; `jungle elo`: refit and redraw a run's Elo.
 
-use anyhow::{anyhow, Result};
+use anyhow::{Context, Result};
 use clap::Args;
+use jungle_play::elo::Rating;
 use jungle_train::config::TrainConfig;
-use jungle_train::elo::Rating;
 use jungle_train::run::{read_state, report, Run, RunPaths};
 use std::path::PathBuf;
 
 /// Arguments of `jungle train`.
 #[derive(Args)]
 pub struct TrainArgs {
-    /// Training config (toml); default: the embedded configs/default.toml.
+    /// Training config (toml): only the keys it changes from the embedded
+    /// configs/default.toml, which it is layered over; default: that file alone.
     #[arg(long)]
     config: Option<PathBuf>,
+    /// Overrides one key over the config, e.g. `--set train.learning_rate=0.001`
+    /// or `--set selfplay.search.cpuct=2` (repeatable; later ones win).
+    #[arg(long = "set", value_name = "SECTION.KEY=VALUE")]
+    sets: Vec<String>,
     /// Run name: shards in ROOT/data/NAME, checkpoints in ROOT/checkpoints/NAME.
     #[arg(long, default_value = "main")]
     run: String,
@@ -48,11 +53,8 @@ fn print_table(ratings: &[Rating]) {
 
 /// Runs `jungle train`.
 pub fn run(args: &TrainArgs) -> Result<()> {
-    let config = match &args.config {
-        Some(path) => TrainConfig::from_file(path).map_err(|e| anyhow!(e))?,
-        None => TrainConfig::default_config(),
-    };
-    let mut run = Run::open(&args.root, &args.run, config, false).map_err(|e| anyhow!(e))?;
+    let config = TrainConfig::load(args.config.as_deref(), &args.sets)?;
+    let mut run = Run::open(&args.root, &args.run, config, false)?;
     let state = run.state();
     if state.generation > 0 {
         println!(
@@ -64,7 +66,7 @@ pub fn run(args: &TrainArgs) -> Result<()> {
             state.seconds / 60.0
         );
     }
-    let ratings = run.run().map_err(|e| anyhow!(e))?;
+    let ratings = run.run()?;
     let state = run.state();
     println!();
     println!(
@@ -83,8 +85,8 @@ pub fn run(args: &TrainArgs) -> Result<()> {
 /// Runs `jungle elo`.
 pub fn run_elo(args: &EloArgs) -> Result<()> {
     let paths = RunPaths::new(&args.root, &args.run);
-    let state = read_state(&paths).map_err(|e| anyhow!("run `{}`: {e}", args.run))?;
-    let ratings = report(&paths, &state).map_err(|e| anyhow!(e))?;
+    let state = read_state(&paths).with_context(|| format!("run `{}`", args.run))?;
+    let ratings = report(&paths, &state)?;
     if ratings.is_empty() {
         println!("no evaluation games yet in {}", paths.matches().display());
         return Ok(());

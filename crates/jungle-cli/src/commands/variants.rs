@@ -13,9 +13,7 @@ use std::time::Instant;
 /// Arguments of `jungle variants`.
 #[derive(Args)]
 pub struct VariantsArgs {
-    /// The player (any player spec: random, greedy, alphabeta:DEPTH,
-    /// mcts:SIMS[:KEY=VALUE...], net:CHECKPOINT[:SIMS][:KEY=VALUE...]).
-    #[arg(long)]
+    #[arg(long, help = concat!("The player: ", jungle_play::player_forms!()))]
     player: String,
     /// An opponent; seats alternate. Without it the player plays itself.
     #[arg(long)]
@@ -53,9 +51,7 @@ pub fn run(args: &VariantsArgs) -> Result<()> {
         (Some(list), false) => list.clone(),
         (None, false) => bail!("name the rule sets with --variants a,b,c or use --all"),
     };
-    let variants = resolve_variants(&list)
-        .map_err(anyhow::Error::msg)
-        .context("--variants")?;
+    let variants = resolve_variants(&list).context("--variants")?;
     if args.games == 0 {
         bail!("--games must be at least 1");
     }
@@ -111,7 +107,7 @@ pub fn run(args: &VariantsArgs) -> Result<()> {
         "# Rule variants: {who}, {} games per rule set, {} random opening plies, seed {}",
         args.games, args.opening_plies, args.seed
     );
-    write_reports(&args.out, &summaries, &title).map_err(anyhow::Error::msg)?;
+    write_reports(&args.out, &summaries, &title)?;
     if args.json {
         println!("{}", jungle_variants::report::json(&summaries));
     } else {

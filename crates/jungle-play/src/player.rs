@@ -1,18 +1,5 @@
-//! Players behind one trait: the fixed baselines that anchor the Elo scale
-//! (`random`, `greedy`, `alphabeta:DEPTH`, `mcts:SIMS`) and, in higher
-//! crates, network players. Every player is deterministic for its seed.
-
-mod alphabeta;
-mod greedy;
-mod mcts_player;
-mod random;
-mod spec;
-
-pub use alphabeta::AlphaBeta;
-pub use greedy::Greedy;
-pub use mcts_player::MctsPlayer;
-pub use random::RandomPlayer;
-pub use spec::{BaselineSpec, PlayerFactory, SpecError, SPEC_FORMS};
+//! The player trait: something that picks moves, and what it says about its
+//! choice. Every player is deterministic for its seed.
 
 use jungle_rules::{Game, Move};
 
@@ -52,9 +39,17 @@ pub trait Player: Send {
     /// Picks a move, or gives the game up with the reason (an external
     /// engine that crashed, timed out or answered an illegal move). Matches
     /// call this; players that cannot fail keep the default.
-    fn try_choose(&mut self, game: &Game) -> Result<Decision, String> {
+    fn try_choose(&mut self, game: &Game) -> Result<Decision, PlayerError> {
         Ok(self.choose(game))
     }
+}
+
+/// Why a player gave a game up.
+#[derive(Debug, thiserror::Error)]
+pub enum PlayerError {
+    /// An external engine exited, stalled or answered an illegal move.
+    #[error(transparent)]
+    Engine(#[from] crate::jcei::EngineError),
 }
 
 /// Moves in generation order; the helpers below draw from them.

@@ -9,7 +9,8 @@
 //! exits, answers nothing in time (twice the move time plus 5 s) or names
 //! an illegal move forfeits the game, with the reason in the record.
 
-use jungle_mcts::{Decision, Player, PlayerFactory};
+use crate::player::{Decision, Player, PlayerError};
+use crate::spec::PlayerFactory;
 use jungle_rules::{Game, Rules};
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
@@ -23,47 +24,76 @@ pub const DEFAULT_MOVETIME_MS: u64 = 1000;
 /// How long the handshake may take.
 const HANDSHAKE: Duration = Duration::from_secs(10);
 
-/// A parsed `jcei:PATH[:MOVETIME_MS]`.
+/// What went wrong with an external engine.
+#[derive(Debug, thiserror::Error)]
+pub enum EngineError {
+    /// The process could not be started.
+    #[error("cannot start engine `{command}`: {source}")]
+    Start {
+        /// The command line.
+        command: String,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// The rule-set file for the engine could not be written.
+    #[error("{}: {source}", path.display())]
+    RulesFile {
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// The engine closed its input or output.
+    #[error("the engine exited{}", before.map(|w| format!(" before `{w}`")).unwrap_or_default())]
+    Exited {
+        /// The answer that was awaited, if any.
+        before: Option<&'static str>,
+    },
+    /// The engine did not answer in time.
+    #[error("no `{word}` within {} ms", timeout.as_millis())]
+    Timeout {
+        /// The answer awaited.
+        word: &'static str,
+        /// How long it was awaited.
+        timeout: Duration,
+    },
+    /// The engine named a move that is not legal.
+    #[error("illegal move `{mv}` in {fen}")]
+    IllegalMove {
+        /// The move text given.
+        mv: String,
+        /// The position.
+        fen: String,
+    },
+}
+
+/// The players of one external engine (`jcei:COMMAND[:MOVETIME_MS]`).
 #[derive(Clone, Debug)]
-pub struct JceiSpec {
+pub struct JceiPlayers {
     spec: String,
     command: String,
     movetime_ms: u64,
 }
 
-impl JceiSpec {
-    /// Parses `jcei:COMMAND[:MOVETIME_MS]` and checks that the engine starts and answers `jcei`.
-    pub fn parse(spec: &str) -> Result<JceiSpec, String> {
-        let rest = spec
-            .strip_prefix("jcei:")
-            .ok_or_else(|| format!("`{spec}`: expected `jcei:PATH[:MOVETIME_MS]`"))?;
-        let (path, movetime_ms) = match rest.rsplit_once(':') {
-            Some((path, ms)) if !ms.is_empty() && ms.bytes().all(|b| b.is_ascii_digit()) => {
-                let ms: u64 = ms
-                    .parse()
-                    .ok()
-                    .filter(|&m| m >= 1)
-                    .ok_or_else(|| format!("`{spec}`: the move time must be at least 1 ms"))?;
-                (path, ms)
-            }
-            _ => (rest, DEFAULT_MOVETIME_MS),
-        };
-        if path.trim().is_empty() {
-            return Err(format!("`{spec}`: missing engine path after `jcei:`"));
-        }
-        let parsed = JceiSpec {
-            spec: spec.to_string(),
-            command: path.trim().to_string(),
+impl JceiPlayers {
+    /// The players of the engine `command` at `movetime_ms` per move, named
+    /// `name`; the engine is started once here to check that it answers,
+    /// so a bad command fails now rather than forfeiting every game.
+    pub fn start(
+        name: String,
+        command: &str,
+        movetime_ms: u64,
+    ) -> Result<JceiPlayers, EngineError> {
+        Connection::start(command, &Rules::default())?;
+        Ok(JceiPlayers {
+            spec: name,
+            command: command.to_string(),
             movetime_ms,
-        };
-        // Fail now, with the reason, rather than forfeit every game.
-        Connection::start(&parsed.command, &Rules::default())
-            .map_err(|e| format!("`{spec}`: {e}"))?;
-        Ok(parsed)
+        })
     }
 }
 
-impl PlayerFactory for JceiSpec {
+impl PlayerFactory for JceiPlayers {
     fn name(&self) -> String {
         self.spec.clone()
     }
@@ -87,7 +117,7 @@ struct Connection {
 }
 
 impl Connection {
-    fn start(command: &str, rules: &Rules) -> Result<Connection, String> {
+    fn start(command: &str, rules: &Rules) -> Result<Connection, EngineError> {
         let mut words = command.split_whitespace();
         let program = words.next().unwrap_or_default();
         let mut child = Command::new(program)
@@ -96,7 +126,10 @@ impl Connection {
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
-            .map_err(|e| format!("cannot start engine `{command}`: {e}"))?;
+            .map_err(|source| EngineError::Start {
+                command: command.to_string(),
+                source,
+            })?;
         let stdin = child.stdin.take().expect("piped");
         let stdout = child.stdout.take().expect("piped");
         let (tx, lines) = mpsc::channel();
@@ -126,8 +159,12 @@ impl Connection {
                     std::process::id(),
                     FILES.fetch_add(1, Ordering::Relaxed)
                 ));
-                std::fs::write(&file, rules.to_toml())
-                    .map_err(|e| format!("{}: {e}", file.display()))?;
+                std::fs::write(&file, rules.to_toml()).map_err(|source| {
+                    EngineError::RulesFile {
+                        path: file.clone(),
+                        source,
+                    }
+                })?;
                 let name = file.display().to_string();
                 c.rules_file = Some(file);
                 name
@@ -139,14 +176,14 @@ impl Connection {
         Ok(c)
     }
 
-    fn send(&mut self, line: &str) -> Result<(), String> {
+    fn send(&mut self, line: &str) -> Result<(), EngineError> {
         writeln!(self.stdin, "{line}")
             .and_then(|_| self.stdin.flush())
-            .map_err(|_| "the engine exited".to_string())
+            .map_err(|_| EngineError::Exited { before: None })
     }
 
     /// Reads lines until one starts with `word`; returns that line.
-    fn wait_for(&mut self, word: &str, timeout: Duration) -> Result<String, String> {
+    fn wait_for(&mut self, word: &'static str, timeout: Duration) -> Result<String, EngineError> {
         let deadline = std::time::Instant::now() + timeout;
         loop {
             let left = deadline.saturating_duration_since(std::time::Instant::now());
@@ -154,10 +191,10 @@ impl Connection {
                 Ok(line) if line.split_whitespace().next() == Some(word) => return Ok(line),
                 Ok(_) => continue,
                 Err(RecvTimeoutError::Timeout) => {
-                    return Err(format!("no `{word}` within {} ms", timeout.as_millis()))
+                    return Err(EngineError::Timeout { word, timeout })
                 }
                 Err(RecvTimeoutError::Disconnected) => {
-                    return Err(format!("the engine exited before `{word}`"))
+                    return Err(EngineError::Exited { before: Some(word) })
                 }
             }
         }
@@ -179,13 +216,13 @@ impl Drop for Connection {
 
 /// One game's connection to the engine.
 pub struct JceiPlayer {
-    spec: JceiSpec,
+    spec: JceiPlayers,
     rules: Rules,
     connection: Option<Connection>,
 }
 
 impl JceiPlayer {
-    fn ask(&mut self, game: &Game) -> Result<Decision, String> {
+    fn ask(&mut self, game: &Game) -> Result<Decision, EngineError> {
         if self.connection.is_none() {
             self.connection = Some(Connection::start(&self.spec.command, &self.rules)?);
         }
@@ -206,7 +243,10 @@ impl JceiPlayer {
             .copied()
             .find(|m| m.to_string() == text)
             .map(Decision::just)
-            .ok_or_else(|| format!("illegal move `{text}` in {}", game.position().to_fen()))
+            .ok_or_else(|| EngineError::IllegalMove {
+                mv: text.to_string(),
+                fen: game.position().to_fen(),
+            })
     }
 }
 
@@ -223,8 +263,8 @@ impl Player for JceiPlayer {
             .unwrap_or_else(|_| Decision::just(game.legal_moves()[0]))
     }
 
-    fn try_choose(&mut self, game: &Game) -> Result<Decision, String> {
-        let decision = self.ask(game);
+    fn try_choose(&mut self, game: &Game) -> Result<Decision, PlayerError> {
+        let decision = self.ask(game).map_err(PlayerError::Engine);
         if decision.is_err() {
             // A failed engine is not asked again in this game.
             self.connection = None;

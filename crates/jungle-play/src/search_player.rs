@@ -1,22 +1,21 @@
 //! A player that runs the search with some evaluator: `mcts:SIMS` with the
-//! heuristic evaluator here, network players in higher crates.
+//! heuristic evaluator, `net:` players with a network.
 
-use super::{Decision, Player};
-use crate::evaluator::Evaluator;
-use crate::search::{search, Search};
+use crate::player::{Decision, Player};
+use jungle_mcts::{search, Evaluator, Search};
 use jungle_rules::Game;
 
 /// Search plus evaluator; the tree is kept between moves of one game.
-pub struct MctsPlayer<E: Evaluator + Send> {
+pub struct SearchPlayer<E: Evaluator + Send> {
     name: String,
     search: Search,
     evaluator: E,
 }
 
-impl<E: Evaluator + Send> MctsPlayer<E> {
+impl<E: Evaluator + Send> SearchPlayer<E> {
     /// A player named `name` (as in its spec) searching with `evaluator`.
-    pub fn new(name: String, search: Search, evaluator: E) -> MctsPlayer<E> {
-        MctsPlayer {
+    pub fn new(name: String, search: Search, evaluator: E) -> SearchPlayer<E> {
+        SearchPlayer {
             name,
             search,
             evaluator,
@@ -24,7 +23,7 @@ impl<E: Evaluator + Send> MctsPlayer<E> {
     }
 }
 
-impl<E: Evaluator + Send> Player for MctsPlayer<E> {
+impl<E: Evaluator + Send> Player for SearchPlayer<E> {
     fn name(&self) -> String {
         self.name.clone()
     }

@@ -2,11 +2,11 @@
 //! alternating, openings randomised in pairs so both players get each
 //! opening from both seats.
 
-use crate::players::{Player, PlayerFactory};
+use crate::opening::{derive_seed, random_opening};
+use crate::player::Player;
+use crate::spec::PlayerFactory;
 use crate::stats::{elo_estimate, elo_from_score, wilson_interval, Z95};
 use jungle_rules::{EndReason, Game, Move, Outcome, Rules, Side};
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -53,7 +53,7 @@ pub struct Forfeit {
 
 /// How a played game ended.
 #[derive(Clone, Debug, PartialEq)]
-pub struct GameResult {
+pub struct GameEnd {
     /// The rules' verdict; `None` if the game was stopped at the ply cap or
     /// forfeited.
     pub outcome: Option<Outcome>,
@@ -61,7 +61,7 @@ pub struct GameResult {
     pub forfeit: Option<Forfeit>,
 }
 
-impl GameResult {
+impl GameEnd {
     /// The score of `side`: 1, 0.5 or 0 (a stopped game is a draw, a
     /// forfeit a loss for the side that gave up).
     pub fn score_for(&self, side: Side) -> f64 {
@@ -109,13 +109,13 @@ impl ThinkTime {
 
 /// One game of a match.
 #[derive(Clone, Debug)]
-pub struct GameRecord {
+pub struct MatchGame {
     /// Index in the match.
     pub index: u32,
     /// The seat player A had.
     pub a_side: Side,
     /// How it ended.
-    pub result: GameResult,
+    pub result: GameEnd,
     /// Plies played, opening included.
     pub plies: u32,
     /// Every move, opening included.
@@ -124,13 +124,13 @@ pub struct GameRecord {
     pub times: [ThinkTime; 2],
 }
 
-impl GameRecord {
+impl MatchGame {
     /// A's score: 1, 0.5 or 0.
     pub fn score_for_a(&self) -> f64 {
         self.result.score_for(self.a_side)
     }
 
-    /// The end reason's name (see [`GameResult::reason_name`]).
+    /// The end reason's name (see [`GameEnd::reason_name`]).
     pub fn reason_name(&self) -> &'static str {
         self.result.reason_name()
     }
@@ -146,36 +146,6 @@ impl GameRecord {
     }
 }
 
-/// Mixes a seed with indices into a new seed (splitmix64 finaliser).
-pub fn derive_seed(seed: u64, a: u64, b: u64) -> u64 {
-    let mut z =
-        seed ^ a.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ b.wrapping_mul(0xD1B5_4A32_D192_ED03);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
-/// A game after `plies` uniformly random moves from the rule set's start,
-/// drawn again (up to 100 times) if those moves end the game.
-pub fn random_opening(rules: &Rules, plies: u32, seed: u64) -> Game {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    for _ in 0..100 {
-        let mut game = Game::new(rules.clone());
-        for _ in 0..plies {
-            if game.is_over() {
-                break;
-            }
-            let moves = game.legal_moves();
-            let mv = moves[rng.random_range(0..moves.len())];
-            game.play(mv).expect("legal");
-        }
-        if !game.is_over() {
-            return game;
-        }
-    }
-    Game::new(rules.clone())
-}
-
 /// Plays `game` to the end (or to `max_plies`); `south` and `north` pick
 /// the moves. A player that gives up, or names an illegal move, forfeits.
 /// Also returns the wall-clock time each side spent choosing (by
@@ -185,7 +155,7 @@ pub fn play_out(
     south: &mut dyn Player,
     north: &mut dyn Player,
     max_plies: u32,
-) -> (Game, GameResult, [ThinkTime; 2]) {
+) -> (Game, GameEnd, [ThinkTime; 2]) {
     let mut times = [ThinkTime::default(); 2];
     while !game.is_over() && (game.moves().len() as u32) < max_plies {
         let side = game.position().side_to_move();
@@ -196,7 +166,10 @@ pub fn play_out(
         let started = Instant::now();
         let chosen = player.try_choose(&game);
         times[side.index()].add(started.elapsed().as_secs_f64());
-        let played = chosen.and_then(|d| game.play(d.mv).map_err(|e| format!("illegal move: {e}")));
+        let played = match chosen {
+            Ok(d) => game.play(d.mv).map_err(|e| format!("illegal move: {e}")),
+            Err(e) => Err(e.to_string()),
+        };
         if let Err(reason) = played {
             let forfeit = Some(Forfeit {
                 side,
@@ -204,7 +177,7 @@ pub fn play_out(
             });
             return (
                 game,
-                GameResult {
+                GameEnd {
                     outcome: None,
                     forfeit,
                 },
@@ -215,7 +188,7 @@ pub fn play_out(
     let outcome = game.outcome();
     (
         game,
-        GameResult {
+        GameEnd {
             outcome,
             forfeit: None,
         },
@@ -229,7 +202,7 @@ pub fn play_match_game(
     b: &dyn PlayerFactory,
     cfg: &ArenaConfig,
     index: u32,
-) -> GameRecord {
+) -> MatchGame {
     let pair = index / 2;
     let a_side = if index % 2 == 0 {
         Side::South
@@ -247,7 +220,7 @@ pub fn play_match_game(
         Side::South => play_out(start, pa.as_mut(), pb.as_mut(), cfg.max_plies),
         Side::North => play_out(start, pb.as_mut(), pa.as_mut(), cfg.max_plies),
     };
-    GameRecord {
+    MatchGame {
         index,
         a_side,
         result,
@@ -263,8 +236,8 @@ pub fn run_match(
     a: &dyn PlayerFactory,
     b: &dyn PlayerFactory,
     cfg: &ArenaConfig,
-    on_game: &(dyn Fn(&GameRecord) + Sync),
-) -> Vec<GameRecord> {
+    on_game: &(dyn Fn(&MatchGame) + Sync),
+) -> Vec<MatchGame> {
     (0..cfg.games)
         .into_par_iter()
         .map(|i| {
@@ -314,10 +287,9 @@ pub struct MatchSummary {
 
 impl MatchSummary {
     /// Sums up a match's records.
-    pub fn new(a: &str, b: &str, records: &[GameRecord]) -> MatchSummary {
+    pub fn new(a: &str, b: &str, records: &[MatchGame]) -> MatchSummary {
         let games = records.len() as u32;
-        let count =
-            |f: &dyn Fn(&GameRecord) -> bool| records.iter().filter(|r| f(r)).count() as u32;
+        let count = |f: &dyn Fn(&MatchGame) -> bool| records.iter().filter(|r| f(r)).count() as u32;
         let a_wins = count(&|r| r.score_for_a() == 1.0);
         let b_wins = count(&|r| r.score_for_a() == 0.0);
         let draws = games - a_wins - b_wins;
@@ -350,8 +322,8 @@ impl MatchSummary {
             } else {
                 records.iter().map(|r| r.plies as f64).sum::<f64>() / games as f64
             },
-            a_ms_per_move: ms_per_move(records.iter().map(GameRecord::a_time)),
-            b_ms_per_move: ms_per_move(records.iter().map(GameRecord::b_time)),
+            a_ms_per_move: ms_per_move(records.iter().map(MatchGame::a_time)),
+            b_ms_per_move: ms_per_move(records.iter().map(MatchGame::b_time)),
             reasons,
             forfeits: records
                 .iter()

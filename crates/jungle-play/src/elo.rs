@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 
 /// One game's result between two named players.
 #[derive(Clone, Debug, PartialEq)]
-pub struct GameResult {
+pub struct RatedGame {
     /// First player.
     pub a: String,
     /// Second player.
@@ -51,7 +51,7 @@ const K: f64 = std::f64::consts::LN_10 / 400.0;
 
 /// Fits ratings with `anchor` fixed at 0; the result is sorted by player
 /// name, so it does not depend on the order of `games`.
-pub fn fit_elo(games: &[GameResult], anchor: &str) -> Result<Vec<Rating>, EloError> {
+pub fn fit_elo(games: &[RatedGame], anchor: &str) -> Result<Vec<Rating>, EloError> {
     let mut names: BTreeMap<&str, usize> = BTreeMap::new();
     for g in games {
         names.entry(&g.a).or_insert(0);
@@ -206,7 +206,7 @@ mod tests {
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
-    fn synthetic(truth: &[(&str, f64)], games_per_pair: usize, seed: u64) -> Vec<GameResult> {
+    fn synthetic(truth: &[(&str, f64)], games_per_pair: usize, seed: u64) -> Vec<RatedGame> {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let mut games = Vec::new();
         for (i, &(a, ra)) in truth.iter().enumerate() {
@@ -223,7 +223,7 @@ mod tests {
                     } else {
                         0.0
                     };
-                    games.push(GameResult {
+                    games.push(RatedGame {
                         a: a.into(),
                         b: b.into(),
                         score_a: score,
@@ -274,8 +274,8 @@ mod tests {
 
     #[test]
     fn a_clean_sweep_stays_finite_and_bad_input_is_rejected() {
-        let games: Vec<GameResult> = (0..20)
-            .map(|_| GameResult {
+        let games: Vec<RatedGame> = (0..20)
+            .map(|_| RatedGame {
                 a: "strong".into(),
                 b: "random".into(),
                 score_a: 1.0,
@@ -289,7 +289,7 @@ mod tests {
             fit_elo(&games, "nobody"),
             Err(EloError::NoAnchor(_))
         ));
-        let bad = vec![GameResult {
+        let bad = vec![RatedGame {
             a: "x".into(),
             b: "random".into(),
             score_a: 1.5,

@@ -3,9 +3,9 @@
 //! victim value) and a capture quiescence search over the hand-written
 //! evaluation. The game's draw rules are applied inside the search.
 
-use super::{legal, Decision, Player};
-use crate::heuristic;
-use crate::quiescence::{order_moves, quiescence, QUIESCENCE_PLIES, WIN};
+use crate::player::{legal, Decision, Player};
+use jungle_mcts::heuristic;
+use jungle_mcts::quiescence::{order_moves, quiescence, QUIESCENCE_PLIES, WIN};
 use jungle_rules::{end_of_game, legal_moves_in_history, repetitions, Game, Move, Position, Rules};
 use rand::seq::SliceRandom;
 use rand::SeedableRng;

@@ -1,12 +1,12 @@
 //! The baseline players: each does what its name says, is deterministic for
 //! its seed, and stronger settings beat weaker ones.
 
-use jungle_mcts::arena::{run_match, ArenaConfig, MatchSummary};
-use jungle_mcts::{BaselineSpec, PlayerFactory};
+use jungle_play::arena::{run_match, ArenaConfig, MatchGame, MatchSummary};
+use jungle_play::{load_player, PlayerFactory};
 use jungle_rules::{Game, Rules};
 
-fn spec(s: &str) -> BaselineSpec {
-    s.parse().unwrap()
+fn spec(s: &str) -> Box<dyn PlayerFactory> {
+    load_player(s).unwrap()
 }
 
 fn choose(player: &str, fen: &str, seed: u64) -> String {
@@ -21,7 +21,7 @@ fn choose(player: &str, fen: &str, seed: u64) -> String {
 
 fn summary(a: &str, b: &str, games: u32, seed: u64) -> MatchSummary {
     let cfg = ArenaConfig::new(Rules::default(), games, seed);
-    let records = run_match(&spec(a), &spec(b), &cfg, &|_| {});
+    let records = run_match(spec(a).as_ref(), spec(b).as_ref(), &cfg, &|_| {});
     MatchSummary::new(a, b, &records)
 }
 
@@ -54,11 +54,9 @@ fn players_are_deterministic_for_a_seed() {
     for player in ["random", "greedy", "alphabeta:2", "mcts:50"] {
         let cfg = ArenaConfig::new(Rules::default(), 2, 11);
         let p = spec(player);
-        let once = run_match(&p, &spec("random"), &cfg, &|_| {});
-        let twice = run_match(&p, &spec("random"), &cfg, &|_| {});
-        let moves = |r: &Vec<jungle_mcts::arena::GameRecord>| {
-            r.iter().map(|g| g.moves.clone()).collect::<Vec<_>>()
-        };
+        let once = run_match(p.as_ref(), spec("random").as_ref(), &cfg, &|_| {});
+        let twice = run_match(p.as_ref(), spec("random").as_ref(), &cfg, &|_| {});
+        let moves = |r: &Vec<MatchGame>| r.iter().map(|g| g.moves.clone()).collect::<Vec<_>>();
         assert_eq!(moves(&once), moves(&twice), "{player}");
     }
 }
@@ -95,7 +93,12 @@ fn match_summary_adds_up() {
 #[test]
 fn a_match_times_every_move_each_player_chose() {
     let cfg = ArenaConfig::new(Rules::default(), 4, 5);
-    let records = run_match(&spec("alphabeta:3"), &spec("random"), &cfg, &|_| {});
+    let records = run_match(
+        spec("alphabeta:3").as_ref(),
+        spec("random").as_ref(),
+        &cfg,
+        &|_| {},
+    );
     for r in &records {
         let (a, b) = (r.a_time(), r.b_time());
         assert_eq!(a.moves + b.moves + cfg.opening_plies, r.plies, "{r:?}");

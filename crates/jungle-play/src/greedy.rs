@@ -1,8 +1,8 @@
 //! `greedy`: enters the enemy den when it can, else makes the most valuable
 //! capture, else a random move.
 
-use super::{legal, Decision, Player};
-use crate::heuristic::MATERIAL;
+use crate::player::{legal, Decision, Player};
+use jungle_mcts::heuristic::MATERIAL;
 use jungle_rules::{Game, DEN};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;

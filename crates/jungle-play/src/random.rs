@@ -1,6 +1,6 @@
 //! `random`: a uniformly random legal move.
 
-use super::{legal, Decision, Player};
+use crate::player::{legal, Decision, Player};
 use jungle_rules::Game;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;

@@ -1,0 +1,146 @@
+//! # jungle-files
+//!
+//! Every file the workspace writes for later reading (checkpoints, shards,
+//! `state.json`, plots, reports, the export) is published the same way, so
+//! a reader, or a run resumed after a kill or a power cut, finds the old
+//! file or the new one and never half of one: the content goes to a
+//! temporary file in the same folder, which is flushed to disk (fsync),
+//! renamed over the target, and the folder is flushed too so the rename
+//! itself survives.
+
+#![warn(missing_docs)]
+
+use std::fs::File;
+use std::io;
+use std::path::{Path, PathBuf};
+
+/// The temporary name `path` is written under before it is renamed:
+/// `<path>.tmp`, in the same folder (a rename across folders could cross
+/// file systems and stop being atomic).
+pub fn temporary_path(path: &Path) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(".tmp");
+    PathBuf::from(name)
+}
+
+/// Writes `bytes` to `path` atomically (see the crate's documentation).
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    publish(path, |tmp| std::fs::write(tmp, bytes)).map_err(PublishError::into_io)
+}
+
+/// Why [`publish`] failed: the writer's own error, or the file system's
+/// while flushing and renaming.
+#[derive(Debug)]
+pub enum PublishError<E> {
+    /// The writer failed.
+    Write(E),
+    /// Flushing, renaming or flushing the folder failed.
+    Io(io::Error),
+}
+
+impl<E> PublishError<E> {
+    /// The writer's error as is, or `io` made one from the file system's.
+    pub fn into_inner(self, io: impl FnOnce(io::Error) -> E) -> E {
+        match self {
+            PublishError::Write(e) => e,
+            PublishError::Io(e) => io(e),
+        }
+    }
+}
+
+impl PublishError<io::Error> {
+    /// Either way an I/O error.
+    pub fn into_io(self) -> io::Error {
+        self.into_inner(|e| e)
+    }
+}
+
+/// Publishes `path` atomically: `write` creates the file at the temporary
+/// path it is given (for writers that take a path, such as burn's
+/// recorders); it is then flushed, renamed over `path`, and the folder
+/// flushed. On an error the temporary file is removed and `path` is left
+/// as it was.
+pub fn publish<E>(
+    path: &Path,
+    write: impl FnOnce(&Path) -> Result<(), E>,
+) -> Result<(), PublishError<E>> {
+    publish_via(path, &temporary_path(path), write)
+}
+
+/// [`publish`] through the temporary file `tmp`, for writers that need a
+/// name of their own (an image encoder that reads the extension); `tmp`
+/// must be in the folder of `path`.
+pub fn publish_via<E>(
+    path: &Path,
+    tmp: &Path,
+    write: impl FnOnce(&Path) -> Result<(), E>,
+) -> Result<(), PublishError<E>> {
+    let result = write(tmp).map_err(PublishError::Write).and_then(|()| {
+        File::open(tmp)
+            .and_then(|f| f.sync_all())
+            .and_then(|()| std::fs::rename(tmp, path))
+            .and_then(|()| sync_folder(path))
+            .map_err(PublishError::Io)
+    });
+    if result.is_err() {
+        let _ = std::fs::remove_file(tmp);
+    }
+    result
+}
+
+/// Flushes the folder holding `path`, so a file created, renamed or
+/// removed there stays so after a crash (a no-op where folders cannot be
+/// opened, as on Windows).
+pub fn sync_folder(path: &Path) -> io::Result<()> {
+    let folder = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    if cfg!(unix) {
+        File::open(folder)?.sync_all()?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("jungle-files-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    #[test]
+    fn a_written_file_replaces_the_old_one_and_leaves_no_temporary() {
+        let dir = scratch("replace");
+        let path = dir.join("state.json");
+        write_atomically(&path, b"old").unwrap();
+        write_atomically(&path, b"new").unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"new");
+        assert!(!temporary_path(&path).exists());
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn a_failed_write_keeps_the_old_file_and_removes_the_temporary() {
+        let dir = scratch("fail");
+        let path = dir.join("weights.bpk");
+        write_atomically(&path, b"old").unwrap();
+        let result = publish(&path, |tmp| {
+            std::fs::write(tmp, b"half")?;
+            Err(io::Error::other("disk full"))
+        });
+        assert_eq!(result.unwrap_err().into_io().to_string(), "disk full");
+        assert_eq!(std::fs::read(&path).unwrap(), b"old");
+        assert!(!temporary_path(&path).exists());
+    }
+
+    #[test]
+    fn a_missing_folder_is_an_error() {
+        let path = scratch("missing").join("no/such/folder/file");
+        assert!(write_atomically(&path, b"x").is_err());
+    }
+}

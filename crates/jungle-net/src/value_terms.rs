@@ -1,0 +1,105 @@
+//! What a network's search adds to the network's own value, and the one
+//! place the evaluator stack is built: the network (with the survival
+//! head's material term), then the quiescence term, then the evaluation
+//! cache in front. Self-play, `net:` players and `jungle engine` all build
+//! their evaluators here.
+
+use crate::evaluator::{check_material_weight, NetEvaluator, NoSurvivalHead};
+use crate::model::PolicyValueNet;
+use jungle_mcts::quiescence::check_quiescence_weight;
+use jungle_mcts::{CacheCounters, CachedEvaluator, WithQuiescence};
+use jungle_rules::{InvalidKey, Rules};
+use std::sync::Arc;
+
+/// The evaluator stack of a network: cache -> quiescence -> network.
+pub type NetStack = CachedEvaluator<WithQuiescence<NetEvaluator>>;
+
+/// The value terms and the cache of a network's evaluator.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ValueTerms {
+    /// Weight of the survival head's material term
+    /// ([`crate::with_material`]); 0 leaves the network's value as it is.
+    pub material_weight: f32,
+    /// Weight of the quiescence term ([`jungle_mcts::WithQuiescence`]); 0
+    /// leaves it out.
+    pub qsearch_weight: f32,
+    /// Evaluations the cache keeps (rounded up to a power of two); 0 turns
+    /// it off.
+    pub cache: usize,
+}
+
+/// Why value terms cannot be used.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum ValueTermsError {
+    /// A weight is out of its range.
+    #[error(transparent)]
+    Weight(#[from] InvalidKey),
+    /// A material weight for a network without the survival head.
+    #[error(transparent)]
+    NoSurvivalHead(#[from] NoSurvivalHead),
+}
+
+impl ValueTerms {
+    /// No terms, no cache: the network's value alone.
+    pub const NONE: ValueTerms = ValueTerms {
+        material_weight: 0.0,
+        qsearch_weight: 0.0,
+        cache: 0,
+    };
+
+    /// Checks both weights' ranges (the error names the key).
+    pub fn validate(&self) -> Result<(), InvalidKey> {
+        check_material_weight(self.material_weight)?;
+        check_quiescence_weight(self.qsearch_weight)
+    }
+
+    /// The evaluator stack of `net` under `rules`, its cache counting into
+    /// `counters`.
+    pub fn evaluator(
+        &self,
+        net: &PolicyValueNet,
+        rules: &Rules,
+        counters: Arc<CacheCounters>,
+    ) -> Result<NetStack, ValueTermsError> {
+        self.validate()?;
+        let evaluator =
+            NetEvaluator::new(net, rules.clone()).with_material_weight(self.material_weight)?;
+        let evaluator = WithQuiescence::new(evaluator, rules.clone(), self.qsearch_weight);
+        Ok(CachedEvaluator::new(evaluator, self.cache, counters))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::NetConfig;
+
+    #[test]
+    fn the_stack_checks_its_terms() {
+        let device = crate::cpu_device();
+        let headless = NetConfig::new()
+            .with_blocks(1)
+            .with_filters(4)
+            .init(&device);
+        let rules = Rules::default();
+        let terms = |material_weight, qsearch_weight| ValueTerms {
+            material_weight,
+            qsearch_weight,
+            cache: 16,
+        };
+        assert!(terms(0.0, 0.5)
+            .evaluator(&headless, &rules, Arc::default())
+            .is_ok());
+        let e = terms(0.5, 0.0)
+            .evaluator(&headless, &rules, Arc::default())
+            .err()
+            .unwrap();
+        assert!(matches!(e, ValueTermsError::NoSurvivalHead(_)), "{e}");
+        let e = terms(0.0, 9.0)
+            .evaluator(&headless, &rules, Arc::default())
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(e.contains("qsearch_weight") && e.contains("0 to 4"), "{e}");
+    }
+}

@@ -1,0 +1,42 @@
+//! # jungle-play
+//!
+//! Everything that plays whole games between players, above the search and
+//! the network:
+//!
+//! - one typed [`PlayerSpec`] for every player a command takes (`random`,
+//!   `greedy`, `alphabeta:DEPTH`, `mcts:SIMS`, `net:CHECKPOINT`,
+//!   `jcei:COMMAND`; [`PLAYER_FORMS`]), parsed from and printed to text,
+//!   and the [`PlayerFactory`] each loads into;
+//! - the players behind the [`Player`] trait: the baselines that anchor the
+//!   Elo scale, [`SearchPlayer`] (the search with any evaluator, the
+//!   network's included) and external JCEI engines ([`jcei`]), which
+//!   forfeit a game when they crash, stall or answer an illegal move;
+//! - matches between two players ([`arena`]) from shared random openings
+//!   ([`opening`]), their statistics ([`stats`]) and Elo fitted over many
+//!   matches ([`elo`]).
+
+#![warn(missing_docs)]
+
+mod alphabeta;
+pub mod arena;
+pub mod elo;
+mod greedy;
+pub mod jcei;
+mod net_player;
+pub mod opening;
+mod player;
+mod random;
+mod search_player;
+mod spec;
+pub mod stats;
+
+pub use alphabeta::AlphaBeta;
+pub use greedy::Greedy;
+pub use net_player::NetPlayers;
+pub use player::{Decision, Player, PlayerError};
+pub use random::RandomPlayer;
+pub use search_player::SearchPlayer;
+pub use spec::{
+    load_player, NetSpec, PlayerFactory, PlayerSpec, SearchSpec, SpecError,
+    DEFAULT_NET_SIMULATIONS, PLAYER_EVAL_CACHE, PLAYER_FORMS,
+};

@@ -1,0 +1,70 @@
+//! `net:` players: a checkpoint searched with PUCT (200 simulations per
+//! move unless the spec says otherwise), its value with the value terms of
+//! the spec ([`jungle_net::ValueTerms`]: the survival head's material term,
+//! the quiescence term, the evaluation cache).
+
+use crate::player::Player;
+use crate::search_player::SearchPlayer;
+use crate::spec::{NetSpec, PlayerFactory, SpecError};
+use jungle_mcts::{Search, SearchConfig};
+use jungle_net::{cpu_device, load_checkpoint, PolicyValueNet, ValueTerms};
+use jungle_rules::Rules;
+use std::sync::Arc;
+
+/// The players of one loaded checkpoint.
+#[derive(Debug)]
+pub struct NetPlayers {
+    name: String,
+    search: SearchConfig,
+    terms: ValueTerms,
+    net: PolicyValueNet,
+    rules: Rules,
+}
+
+impl NetPlayers {
+    /// Loads `spec`'s checkpoint and checks its value terms against the
+    /// network (a material term needs the survival head); `name` is the
+    /// players' name.
+    pub fn load(name: String, spec: &NetSpec) -> Result<NetPlayers, SpecError> {
+        let loaded = load_checkpoint(&spec.checkpoint, &cpu_device()).map_err(|source| {
+            SpecError::Checkpoint {
+                spec: name.clone(),
+                source,
+            }
+        })?;
+        // Build one evaluator now, so a bad term fails here, not in a game.
+        spec.terms
+            .evaluator(&loaded.net, &loaded.meta.rules, Arc::default())
+            .map_err(|source| SpecError::ValueTerms {
+                spec: name.clone(),
+                source,
+            })?;
+        Ok(NetPlayers {
+            name,
+            search: spec.search.search.clone(),
+            terms: spec.terms,
+            net: loaded.net,
+            rules: loaded.meta.rules,
+        })
+    }
+
+    /// The rule set the checkpoint was trained for.
+    pub fn trained_rules(&self) -> &Rules {
+        &self.rules
+    }
+}
+
+impl PlayerFactory for NetPlayers {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn build(&self, rules: &Rules, seed: u64) -> Box<dyn Player> {
+        let search = Search::new(rules.clone(), self.search.clone(), seed);
+        let evaluator = self
+            .terms
+            .evaluator(&self.net, rules, Arc::default())
+            .expect("checked in NetPlayers::load");
+        Box::new(SearchPlayer::new(self.name.clone(), search, evaluator))
+    }
+}

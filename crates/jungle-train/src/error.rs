@@ -1,0 +1,100 @@
+//! Why a training run stopped: each error names the file it met.
+
+use crate::config::ConfigError;
+use jungle_net::{CheckpointError, ValueTermsError};
+use jungle_play::elo::EloError;
+use jungle_play::SpecError;
+use jungle_plot::PlotError;
+use jungle_rules::RulesError;
+use jungle_selfplay::{BadGame, ShardError};
+use std::path::PathBuf;
+
+/// Why a run could not go on.
+#[derive(Debug, thiserror::Error)]
+pub enum TrainError {
+    /// The config was refused.
+    #[error(transparent)]
+    Config(Box<ConfigError>),
+    /// The rule set could not be loaded.
+    #[error(transparent)]
+    Rules(#[from] RulesError),
+    /// A file or folder could not be read or written.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file or folder.
+        path: PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// A JSON file (`state.json`, a line of `matches.jsonl`) is malformed.
+    #[error("{}{}: {source}", path.display(), line.map(|l| format!(" line {l}")).unwrap_or_default())]
+    Json {
+        /// The file.
+        path: PathBuf,
+        /// The line, for a JSON-lines file.
+        line: Option<usize>,
+        /// serde's message.
+        source: serde_json::Error,
+    },
+    /// A run that exists was started with another network or rule set.
+    #[error("run `{run}` was started with another network or variant ({}); use another --run name", state.display())]
+    OtherRun {
+        /// The run's name.
+        run: String,
+        /// Its `state.json`.
+        state: PathBuf,
+    },
+    /// A checkpoint could not be written or read.
+    #[error(transparent)]
+    Checkpoint(#[from] CheckpointError),
+    /// The optimiser's state could not be written or read.
+    #[error("optimizer state `{}`: {message}", path.display())]
+    Optimizer {
+        /// The file.
+        path: PathBuf,
+        /// burn's message.
+        message: String,
+    },
+    /// A shard could not be written or read.
+    #[error(transparent)]
+    Shard(#[from] ShardError),
+    /// A game in a shard does not replay.
+    #[error("{}: {source}", path.display())]
+    Game {
+        /// The shard.
+        path: PathBuf,
+        /// What is wrong with the game.
+        source: BadGame,
+    },
+    /// Self-play's evaluators could not be built.
+    #[error("[selfplay] {0}")]
+    ValueTerms(#[from] ValueTermsError),
+    /// A player of the evaluation could not be loaded.
+    #[error(transparent)]
+    Player(#[from] SpecError),
+    /// The Elo fit failed.
+    #[error("{}: {source}", path.display())]
+    Elo {
+        /// `matches.jsonl`.
+        path: PathBuf,
+        /// Why.
+        source: EloError,
+    },
+    /// A plot could not be written.
+    #[error(transparent)]
+    Plot(#[from] PlotError),
+}
+
+impl From<ConfigError> for TrainError {
+    fn from(e: ConfigError) -> TrainError {
+        TrainError::Config(Box::new(e))
+    }
+}
+
+impl TrainError {
+    /// An I/O error at `path`.
+    pub fn io(path: impl Into<PathBuf>) -> impl FnOnce(std::io::Error) -> TrainError {
+        let path = path.into();
+        move |source| TrainError::Io { path, source }
+    }
+}

@@ -1,0 +1,251 @@
+//! Config layers: the embedded default, then the user's file (only the keys
+//! it changes), then `--set SECTION.KEY=VALUE` overrides, merged into one
+//! toml table before it is read. Tables merge key by key; any other value
+//! (a number, a string, an array such as `lr_drops` or `anchors`) replaces
+//! the one below it whole.
+
+use toml::{Table, Value};
+
+/// Why a layer could not be applied.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LayerError {
+    /// The text is not toml.
+    #[error("{place}{message}")]
+    Syntax {
+        /// `line N (`text`): ` where known.
+        place: String,
+        /// toml's message.
+        message: String,
+    },
+    /// A `--set` is not `SECTION.KEY=VALUE`.
+    #[error("--set `{text}`: expected SECTION.KEY=VALUE, e.g. train.learning_rate=0.001")]
+    SetSyntax {
+        /// The text given.
+        text: String,
+    },
+    /// A value of the wrong type.
+    #[error("key `{key}`: {message}")]
+    Type {
+        /// The key (the last part of its path).
+        key: String,
+        /// serde's message.
+        message: String,
+    },
+    /// A key that no layer below knows.
+    #[error("unknown key `{key}`; expected one of {known}")]
+    UnknownKey {
+        /// The dotted path of the key.
+        key: String,
+        /// The keys known at that place, comma-separated.
+        known: String,
+    },
+}
+
+/// Parses toml text, naming the line of a syntax error.
+pub fn parse(text: &str) -> Result<Table, LayerError> {
+    text.parse::<Table>().map_err(|e| LayerError::Syntax {
+        place: place(text, &e),
+        message: e.message().trim().to_string(),
+    })
+}
+
+/// `line N (`text`): ` for the place of `error` in `text`, or nothing.
+pub fn place(text: &str, error: &toml::de::Error) -> String {
+    error.span().map_or(String::new(), |span| {
+        let start = span.start.min(text.len());
+        let number = text[..start].matches('\n').count() + 1;
+        let line = text.lines().nth(number - 1).unwrap_or("").trim();
+        format!("line {number} (`{line}`): ")
+    })
+}
+
+/// Reads the merged `table` as a `T`. The table is written out and read
+/// back as text, so a value of the wrong type can be traced to its key.
+pub fn deserialize<T: serde::de::DeserializeOwned>(table: &Table) -> Result<T, LayerError> {
+    let text = toml::to_string(table).expect("a table serialises");
+    toml::from_str(&text).map_err(|e| {
+        let key = e
+            .span()
+            .and_then(|span| {
+                let start = span.start.min(text.len());
+                let line = text[..start].rsplit('\n').next().unwrap_or("");
+                line.split_once('=').map(|(k, _)| k.trim().to_string())
+            })
+            .unwrap_or_default();
+        LayerError::Type {
+            key,
+            message: e
+                .message()
+                .trim()
+                .replace("expected a boolean", "expected true or false"),
+        }
+    })
+}
+
+/// Merges `top` over `base`: tables key by key, other values replaced.
+pub fn merge(base: &mut Table, top: Table) {
+    for (key, value) in top {
+        match (base.get_mut(&key), value) {
+            (Some(Value::Table(below)), Value::Table(above)) => merge(below, above),
+            (_, value) => {
+                base.insert(key, value);
+            }
+        }
+    }
+}
+
+/// Applies one `SECTION.KEY=VALUE` (the path may be deeper:
+/// `selfplay.search.cpuct=2`). The value is read as a toml value, or as a
+/// string when it is not one (`run.variant=bank-rats`).
+pub fn set(table: &mut Table, text: &str) -> Result<(), LayerError> {
+    let syntax = || LayerError::SetSyntax {
+        text: text.to_string(),
+    };
+    let (path, value) = text.split_once('=').ok_or_else(syntax)?;
+    let keys: Vec<&str> = path.trim().split('.').collect();
+    if keys.len() < 2 || keys.iter().any(|k| k.is_empty()) {
+        return Err(syntax());
+    }
+    let value = value.trim();
+    let parsed = format!("v = {value}")
+        .parse::<Table>()
+        .ok()
+        .and_then(|mut t| t.remove("v"))
+        .unwrap_or_else(|| Value::String(value.to_string()));
+    let (last, sections) = keys.split_last().expect("at least two keys");
+    let here = table_at(table, sections).ok_or_else(syntax)?;
+    here.insert(last.to_string(), parsed);
+    Ok(())
+}
+
+/// The table at `sections` below `table`, made where missing; `None`
+/// when a value that is not a table is in the way.
+fn table_at<'a>(table: &'a mut Table, sections: &[&str]) -> Option<&'a mut Table> {
+    let mut here = table;
+    for section in sections {
+        here = match here
+            .entry(section.to_string())
+            .or_insert_with(|| Value::Table(Table::new()))
+        {
+            Value::Table(t) => t,
+            _ => return None,
+        };
+    }
+    Some(here)
+}
+
+/// Sets the value at `path` (tables made where missing), for paths that
+/// lead through tables.
+pub fn insert(table: &mut Table, path: &[&str], value: Value) {
+    let (last, sections) = path.split_last().expect("a path has a key");
+    table_at(table, sections)
+        .expect("the path leads through tables")
+        .insert(last.to_string(), value);
+}
+
+/// The first key of `given` (depth first, in order) that `known` lacks:
+/// tables are compared key by key, other values not looked into.
+pub fn unknown_key(given: &Table, known: &Table) -> Option<LayerError> {
+    unknown_below(given, known, "")
+}
+
+fn unknown_below(given: &Table, known: &Table, prefix: &str) -> Option<LayerError> {
+    for (key, value) in given {
+        let path = format!("{prefix}{key}");
+        match (known.get(key), value) {
+            (None, _) => {
+                return Some(LayerError::UnknownKey {
+                    key: path,
+                    known: known
+                        .keys()
+                        .map(String::as_str)
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                })
+            }
+            (Some(Value::Table(k)), Value::Table(g)) => {
+                if let Some(e) = unknown_below(g, k, &format!("{path}.")) {
+                    return Some(e);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn table(text: &str) -> Table {
+        parse(text).unwrap()
+    }
+
+    #[test]
+    fn tables_merge_and_other_values_replace() {
+        let mut base = table("[a]\nx = 1\ny = [1, 2]\n[b]\nz = \"s\"\n");
+        merge(&mut base, table("[a]\ny = [3]\n"));
+        assert_eq!(base, table("[a]\nx = 1\ny = [3]\n[b]\nz = \"s\"\n"));
+    }
+
+    #[test]
+    fn sets_read_toml_values_or_strings() {
+        let mut t = table("[train]\nlearning_rate = 0.002\n");
+        set(&mut t, "train.learning_rate=0.001").unwrap();
+        set(&mut t, "run.variant = bank-rats").unwrap();
+        set(&mut t, "selfplay.search.solver=true").unwrap();
+        set(&mut t, "eval.anchors=[\"random\"]").unwrap();
+        assert_eq!(
+            t,
+            table(
+                "[train]\nlearning_rate = 0.001\n[run]\nvariant = \"bank-rats\"\n\
+                 [selfplay.search]\nsolver = true\n[eval]\nanchors = [\"random\"]\n"
+            )
+        );
+        for bad in [
+            "learning_rate=1",
+            "train.learning_rate",
+            ".x=1",
+            "train..x=1",
+        ] {
+            let e = set(&mut t, bad).unwrap_err().to_string();
+            assert!(e.contains(bad) && e.contains("SECTION.KEY=VALUE"), "{e}");
+        }
+        // A key below a value that is not a table.
+        assert!(set(&mut t, "train.learning_rate.x=1").is_err());
+    }
+
+    #[test]
+    fn unknown_keys_are_named_with_their_path() {
+        let known =
+            table("[train]\nlearning_rate = 1\nbatch_size = 2\n[selfplay.search]\ncpuct = 1\n");
+        assert_eq!(
+            unknown_key(&table("[train]\nbatch_size = 3\n"), &known),
+            None
+        );
+        let e = unknown_key(&table("[train]\nlearnin_rate = 3\n"), &known)
+            .unwrap()
+            .to_string();
+        assert!(
+            e.contains("`train.learnin_rate`")
+                && e.contains("learning_rate")
+                && e.contains("batch_size"),
+            "{e}"
+        );
+        let e = unknown_key(&table("[selfplay.search]\ncpuctt = 3\n"), &known)
+            .unwrap()
+            .to_string();
+        assert!(e.contains("`selfplay.search.cpuctt`"), "{e}");
+        let e = unknown_key(&table("[trian]\nx = 1\n"), &known)
+            .unwrap()
+            .to_string();
+        assert!(e.contains("`trian`"), "{e}");
+    }
+
+    #[test]
+    fn syntax_errors_name_the_line() {
+        let e = parse("[run]\nminutes = = 5\n").unwrap_err().to_string();
+        assert!(e.contains("line 2") && e.contains("minutes = = 5"), "{e}");
+    }
+}
