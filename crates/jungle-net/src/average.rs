@@ -8,7 +8,7 @@
 //! meaningful for checkpoints of one run, close in training.
 
 use crate::checkpoint::{load_checkpoint, Checkpoint, CheckpointError};
-use crate::model::PolicyValueNet;
+use crate::PolicyValueNet;
 use burn::module::{Module, ModuleMapper, ModuleVisitor, Param};
 use burn::tensor::{Device, Tensor, TensorData};
 use std::path::{Path, PathBuf};
@@ -19,7 +19,7 @@ struct Collect(Vec<Vec<f32>>);
 
 impl ModuleVisitor for Collect {
     fn visit_float<const D: usize>(&mut self, param: &Param<Tensor<D>>) {
-        self.0.push(crate::fast::param(param));
+        self.0.push(crate::backend::kernels::param(param));
     }
 }
 
@@ -124,7 +124,7 @@ fn same_run(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::NetConfig;
+    use crate::NetConfig;
     use crate::{cpu_device, save_checkpoint, CheckpointMeta};
     use jungle_rules::Rules;
 

@@ -4,7 +4,7 @@
 //! exists is whole.
 
 use crate::encoding::{Encoding, POLICY_SLOTS};
-use crate::model::{NetConfig, PolicyValueNet};
+use crate::{NetConfig, PolicyValueNet};
 use burn::module::Module;
 use burn::tensor::Device;
 use jungle_rules::Rules;

@@ -4,9 +4,9 @@
 //! position's legal moves only. With a material weight, the value also
 //! counts the animals the survival head expects each side to keep.
 
+use crate::backend::inference::FastNet;
 use crate::encoding::{move_slot, Encoding, POLICY_SLOTS};
-use crate::fast::FastNet;
-use crate::model::{PolicyValueNet, SURVIVAL_OUTPUTS};
+use crate::{PolicyValueNet, SURVIVAL_OUTPUTS};
 use burn::module::Module;
 use jungle_mcts::{shift_value, softmax, EvalInput, Evaluation, Evaluator};
 use jungle_rules::{InvalidKey, Rules};

@@ -8,8 +8,8 @@
 
 use crate::checkpoint::{Checkpoint, CheckpointMeta};
 use crate::encoding::{move_slot, BASE_PLANES, POLICY_SLOTS, SQUARES};
-use crate::model::{NetConfig, PolicyValueNet, SURVIVAL_NEAR_PLIES, SURVIVAL_OUTPUTS};
 use crate::onnx::onnx_bytes;
+use crate::{NetConfig, PolicyValueNet, SURVIVAL_NEAR_PLIES, SURVIVAL_OUTPUTS};
 use burn::module::Module;
 use burn::tensor::{Device, Tensor, TensorData};
 use jungle_rules::{Game, Rules, FILES, RANKS};

@@ -1,36 +1,34 @@
 //! # jungle-net
 //!
 //! The policy-value network of jungle-zero in burn: the input-plane and move
-//! encodings ([`encoding`]), the residual network ([`PolicyValueNet`],
-//! configured by [`NetConfig`]), a batched [`NetEvaluator`] for the search,
+//! encodings ([`encoding`]), the residual network described by
+//! [`NetConfig`] in three backends ([`backend`]: the burn reference
+//! [`PolicyValueNet`], the inference pass, the training pass), a batched
+//! [`NetEvaluator`] for the search,
 //! the value terms and the evaluator stack built from them ([`ValueTerms`]),
 //! checkpoints (weights plus a JSON description) and the self-describing
 //! export for other front ends ([`export`]).
 
 #![warn(missing_docs)]
 
+mod architecture;
 pub mod average;
-pub mod backprop;
+pub mod backend;
 pub mod checkpoint;
 pub mod encoding;
 mod evaluator;
 pub mod export;
-pub mod fast;
-mod linalg;
-mod model;
 pub mod onnx;
 mod value_terms;
 
+pub use architecture::{NetConfig, SURVIVAL_NEAR_PLIES, SURVIVAL_OUTPUTS};
+pub use backend::reference::{NetOutput, PolicyValueNet, ResBlock};
 pub use checkpoint::{
     load_checkpoint, read_meta, save_checkpoint, Checkpoint, CheckpointError, CheckpointMeta,
 };
 pub use evaluator::{
     check_material_weight, encode_batch, evaluations, with_material, NetEvaluator, NoSurvivalHead,
     MAX_MATERIAL_WEIGHT,
-};
-pub use model::{
-    NetConfig, NetOutput, PolicyValueNet, ResBlock, NET_CONFIG_KEYS, SURVIVAL_NEAR_PLIES,
-    SURVIVAL_OUTPUTS,
 };
 pub use value_terms::{NetStack, ValueTerms, ValueTermsError};
 

@@ -6,7 +6,7 @@
 //! `wdl` and `moves_left` in the written file.
 
 use crate::export::{ExportCause, ExportError};
-use crate::model::PolicyValueNet;
+use crate::PolicyValueNet;
 use burn::module::Module;
 use burn::tensor::{Device, Tensor};
 use burn_onnx::export::{AxisSpec, ExportOutput, InputSpec, OnnxExporter, OnnxModel};

@@ -5,7 +5,7 @@
 //! their evaluators here.
 
 use crate::evaluator::{check_material_weight, NetEvaluator, NoSurvivalHead};
-use crate::model::PolicyValueNet;
+use crate::PolicyValueNet;
 use jungle_mcts::quiescence::check_quiescence_weight;
 use jungle_mcts::{CacheCounters, CachedEvaluator, WithQuiescence};
 use jungle_rules::{InvalidKey, Rules};
@@ -72,7 +72,7 @@ impl ValueTerms {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::NetConfig;
+    use crate::NetConfig;
 
     #[test]
     fn the_stack_checks_its_terms() {

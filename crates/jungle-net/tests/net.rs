@@ -568,7 +568,7 @@ fn fast_path_matches_burn_within_1e4() {
         .init(&train_device);
     let planes = Encoding::Exchange.planes();
     let positions = positions(48);
-    assert!(positions.len() > jungle_net::fast::CHUNK);
+    assert!(positions.len() > jungle_net::backend::inference::CHUNK);
     let input = encode_all(Encoding::Exchange, &positions, |p| {
         1 + (p.quiet_plies() % 3)
     });
@@ -583,7 +583,7 @@ fn fast_path_matches_burn_within_1e4() {
     let net = burn::module::Module::valid(&net);
     let x = Tensor::<4>::from_data(TensorData::new(input.clone(), [n, planes, 9, 7]), &device);
     let (reference, survival) = net.forward_with_survival(x);
-    let fast = jungle_net::fast::FastNet::new(&net).forward(&input, n);
+    let fast = jungle_net::backend::inference::FastNet::new(&net).forward(&input, n);
     let pairs = [
         (
             survival.unwrap().into_data().try_to_vec::<f32>().unwrap(),

@@ -12,6 +12,7 @@
 pub mod config;
 mod error;
 pub mod layers;
+pub mod losses;
 pub mod matches;
 pub mod plots;
 pub mod run;

@@ -10,9 +10,10 @@
 
 use crate::config::TrainConfig;
 use crate::error::TrainError;
+use crate::losses::Losses;
 use crate::matches::{append_matches, read_matches, MatchLine};
 use crate::plots::{plot_elo, plot_losses, plot_selfplay, EloPoint, LossPoint, SelfPlayPoint};
-use crate::step::{Losses, Trainer};
+use crate::step::Trainer;
 use crate::window::{window_size, ReplayWindow};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use jungle_net::{cpu_device, load_checkpoint, save_checkpoint, CheckpointMeta};

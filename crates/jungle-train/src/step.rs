@@ -1,44 +1,21 @@
-//! The training step: policy cross-entropy against the search's target,
-//! win/draw/loss cross-entropy against the game result, squared error on the
-//! plies left (weighted 0.1), binary cross-entropy of the survival head
-//! when the network has one (weighted 2 on the mean over its outputs), Adam
-//! with weight decay.
+//! The training step: the losses of [`crate::losses`], Adam with weight
+//! decay.
 //!
 //! [`Trainer::step`] runs the network's forward and backward passes on
-//! plain buffers ([`jungle_net::backprop`]) with the loss gradients written
-//! out here, and hands the gradients to burn's Adam;
+//! plain buffers ([`jungle_net::backend::training`]) with the loss gradients
+//! of [`crate::losses::loss_gradients`], and hands the gradients to burn's Adam;
 //! [`Trainer::step_autodiff`] is the same step through burn's autodiff, the
 //! reference the fast one is tested against.
 
 use crate::error::TrainError;
+use crate::losses::{loss_gradients, reference_loss, Losses};
 use crate::samples::Batch;
 use burn::module::Module;
 use burn::optim::decay::WeightDecayConfig;
 use burn::optim::{AdamConfig, GradientsParams, ModuleOptimizer};
-use burn::tensor::activation::{log_sigmoid, log_softmax};
-use burn::tensor::{Device, Tensor, TensorData};
-use jungle_net::backprop::{forward_train, TrainOutputs};
-use jungle_net::encoding::{POLICY_SLOTS, SQUARES};
-use jungle_net::{NetConfig, PolicyValueNet, SURVIVAL_OUTPUTS};
-use jungle_rules::{FILES, RANKS};
-
-/// Weight of the moves-left loss in the total.
-pub const MOVES_LEFT_WEIGHT: f32 = 0.1;
-/// Weight of the survival loss (mean binary cross-entropy per output).
-pub const SURVIVAL_WEIGHT: f32 = 2.0;
-
-/// The parts of the loss on one batch.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Losses {
-    /// Policy cross-entropy.
-    pub policy: f32,
-    /// Win/draw/loss cross-entropy.
-    pub value: f32,
-    /// Squared error of plies left / 100.
-    pub moves_left: f32,
-    /// Mean binary cross-entropy of the survival head (0 without one).
-    pub survival: f32,
-}
+use burn::tensor::Device;
+use jungle_net::backend::training::forward_train;
+use jungle_net::{NetConfig, PolicyValueNet};
 
 /// A network being trained with its optimiser.
 pub struct Trainer {
@@ -47,139 +24,6 @@ pub struct Trainer {
     device: Device,
     /// Learning rate of the next steps.
     pub learning_rate: f64,
-}
-
-fn tensors(batch: &Batch, device: &Device) -> (Tensor<4>, Tensor<2>, Tensor<2>, Tensor<2>) {
-    let n = batch.size;
-    let planes = batch.planes.len() / (n * SQUARES);
-    let x = Tensor::from_data(
-        TensorData::new(
-            batch.planes.clone(),
-            [n, planes, RANKS as usize, FILES as usize],
-        ),
-        device,
-    );
-    let p = Tensor::from_data(
-        TensorData::new(batch.policy.clone(), [n, POLICY_SLOTS]),
-        device,
-    );
-    let w = Tensor::from_data(TensorData::new(batch.wdl.clone(), [n, 3]), device);
-    let m = Tensor::from_data(TensorData::new(batch.moves_left.clone(), [n, 1]), device);
-    (x, p, w, m)
-}
-
-/// Mean binary cross-entropy of `logits` against 0/1 `targets`.
-fn binary_cross_entropy(logits: Tensor<2>, targets: Tensor<2>) -> Tensor<1> {
-    let ones = targets.ones_like();
-    (targets.clone() * log_sigmoid(logits.clone()) + (ones - targets) * log_sigmoid(logits.neg()))
-        .mean()
-        .neg()
-}
-
-/// The total loss tensor and its parts.
-fn loss(net: &PolicyValueNet, batch: &Batch, device: &Device) -> (Tensor<1>, Losses) {
-    let (x, policy_target, wdl_target, ml_target) = tensors(batch, device);
-    let (out, survival_logits) = net.forward_with_survival(x);
-    let policy = (log_softmax(out.policy, 1) * policy_target)
-        .sum_dim(1)
-        .mean()
-        .neg();
-    let value = (log_softmax(out.wdl, 1) * wdl_target)
-        .sum_dim(1)
-        .mean()
-        .neg();
-    let moves_left = (out.moves_left - ml_target).powi_scalar(2).mean();
-    let survival = survival_logits.map(|logits| {
-        let target = Tensor::from_data(
-            TensorData::new(batch.survival.clone(), [batch.size, SURVIVAL_OUTPUTS]),
-            device,
-        );
-        binary_cross_entropy(logits, target)
-    });
-    let parts = Losses {
-        policy: policy.clone().into_scalar::<f32>(),
-        value: value.clone().into_scalar::<f32>(),
-        moves_left: moves_left.clone().into_scalar::<f32>(),
-        survival: survival
-            .as_ref()
-            .map_or(0.0, |l| l.clone().into_scalar::<f32>()),
-    };
-    let total = policy + value + moves_left.mul_scalar(MOVES_LEFT_WEIGHT);
-    let total = match survival {
-        Some(l) => total + l.mul_scalar(SURVIVAL_WEIGHT),
-        None => total,
-    };
-    (total, parts)
-}
-
-/// `ln(sigmoid(z))`, stable for large `|z|`.
-fn ln_sigmoid(z: f32) -> f32 {
-    z.min(0.0) - (-z.abs()).exp().ln_1p()
-}
-
-/// For each row of `logits` (`[n, width]`), the cross-entropy against the
-/// row of `targets` and its gradient, `softmax * sum(target) - target`,
-/// divided by `n`. Returns the mean loss.
-fn softmax_cross_entropy(logits: &[f32], targets: &[f32], width: usize, grad: &mut [f32]) -> f32 {
-    let n = logits.len() / width;
-    let mut total = 0.0f64;
-    for ((z, t), g) in logits
-        .chunks_exact(width)
-        .zip(targets.chunks_exact(width))
-        .zip(grad.chunks_exact_mut(width))
-    {
-        let max = z.iter().copied().fold(f32::NEG_INFINITY, f32::max);
-        let sum: f32 = z.iter().map(|v| (v - max).exp()).sum();
-        let log_sum = max + sum.ln();
-        let mass: f32 = t.iter().sum();
-        for ((zi, ti), gi) in z.iter().zip(t).zip(g.iter_mut()) {
-            total -= f64::from(ti * (zi - log_sum));
-            *gi = ((zi - log_sum).exp() * mass - ti) / n as f32;
-        }
-    }
-    (total / n as f64) as f32
-}
-
-/// The losses of `out` on `batch` (as [`loss`] computes them) and the
-/// gradients of the weighted total with respect to each output.
-fn loss_gradients(out: &TrainOutputs, batch: &Batch) -> (Losses, TrainOutputs) {
-    let n = batch.size;
-    let mut grads = TrainOutputs {
-        policy: vec![0.0; out.policy.len()],
-        wdl: vec![0.0; out.wdl.len()],
-        moves_left: vec![0.0; n],
-        survival: vec![0.0; out.survival.len()],
-    };
-    let policy = softmax_cross_entropy(&out.policy, &batch.policy, POLICY_SLOTS, &mut grads.policy);
-    let value = softmax_cross_entropy(&out.wdl, &batch.wdl, 3, &mut grads.wdl);
-    let mut moves_left = 0.0f64;
-    for ((y, t), g) in out
-        .moves_left
-        .iter()
-        .zip(&batch.moves_left)
-        .zip(&mut grads.moves_left)
-    {
-        moves_left += f64::from((y - t) * (y - t));
-        *g = MOVES_LEFT_WEIGHT * 2.0 * (y - t) / n as f32;
-    }
-    let mut survival = 0.0f64;
-    let count = out.survival.len().max(1) as f32;
-    for ((z, t), g) in out
-        .survival
-        .iter()
-        .zip(&batch.survival)
-        .zip(&mut grads.survival)
-    {
-        survival -= f64::from(t * ln_sigmoid(*z) + (1.0 - t) * ln_sigmoid(-z));
-        *g = SURVIVAL_WEIGHT * (1.0 / (1.0 + (-z).exp()) - t) / count;
-    }
-    let parts = Losses {
-        policy,
-        value,
-        moves_left: (moves_left / n as f64) as f32,
-        survival: (survival / f64::from(count)) as f32,
-    };
-    (parts, grads)
 }
 
 impl Trainer {
@@ -204,7 +48,7 @@ impl Trainer {
         learning_rate: f64,
         weight_decay: f32,
     ) -> Trainer {
-        jungle_net::backprop::retain_freed_memory();
+        jungle_net::backend::training::retain_freed_memory();
         let optim = AdamConfig::new()
             .with_weight_decay(Some(WeightDecayConfig::new(weight_decay)))
             .init();
@@ -229,7 +73,7 @@ impl Trainer {
     /// [`Trainer::step`] through burn's autodiff (about three times slower
     /// on a CPU): the reference the fast step is tested against.
     pub fn step_autodiff(&mut self, batch: &Batch) -> Losses {
-        let (total, parts) = loss(&self.net, batch, &self.device);
+        let (total, parts) = reference_loss(&self.net, batch, &self.device);
         let grads = GradientsParams::from_grads(total.backward(), &self.net);
         self.net = self.optim.step(self.learning_rate, self.net.clone(), grads);
         parts
@@ -271,8 +115,13 @@ impl Trainer {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::losses::Losses;
     use burn::module::{ModuleVisitor, Param};
-    use jungle_net::fast::FastNet;
+    use burn::tensor::{Tensor, TensorData};
+    use jungle_net::backend::inference::FastNet;
+    use jungle_net::encoding::{Encoding, POLICY_SLOTS, SQUARES};
+    use jungle_net::SURVIVAL_OUTPUTS;
+    use jungle_rules::{FILES, RANKS};
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
@@ -369,7 +218,7 @@ mod tests {
     /// the number of parameters compared.
     fn check_gradients(net: &PolicyValueNet, batch: &Batch) -> (Losses, Losses, usize) {
         let device = cpu_device_autodiff();
-        let (total, reference_parts) = loss(net, batch, &device);
+        let (total, reference_parts) = reference_loss(net, batch, &device);
         let reference = GradientsParams::from_grads(total.backward(), net);
         let (out, tape) = forward_train(net, &batch.planes, batch.size);
         let (parts, output_grads) = loss_gradients(&out, batch);
@@ -526,6 +375,105 @@ mod tests {
         assert!(largest(&got.survival, &want.survival) < 1e-4);
         // ... and they did change.
         assert!(largest(&before.policy, &want.policy) > 1e-3);
+    }
+
+    /// Each architecture switch alone, and a batch whose last chunk of
+    /// positions is partial: the inference backend gives the reference's
+    /// outputs (within 1e-4, batch norm statistics moved off the identity
+    /// first), and the training backend its losses and every gradient
+    /// (within 1e-3 of autodiff's norm).
+    #[test]
+    fn every_backend_matches_the_reference_for_each_switch() {
+        let plain = NetConfig::new()
+            .with_blocks(2)
+            .with_filters(8)
+            .with_policy_filters(4)
+            .with_value_filters(4)
+            .with_value_hidden(8);
+        let chunk = jungle_net::backend::inference::CHUNK;
+        let cases = [
+            ("plain", plain.clone(), 6),
+            ("global pooling", plain.clone().with_global_pool_every(1), 6),
+            (
+                "survival head",
+                plain.clone().with_survival_head(Some(true)),
+                6,
+            ),
+            (
+                "tactical planes",
+                plain.clone().with_tactical_planes(Some(true)),
+                6,
+            ),
+            (
+                "exchange planes",
+                plain
+                    .clone()
+                    .with_tactical_planes(Some(true))
+                    .with_exchange_planes(Some(true)),
+                6,
+            ),
+            ("partial last chunk", plain.clone(), 2 * chunk + 3),
+        ];
+        for (case, config, size) in cases {
+            assert_eq!(
+                config.encoding(),
+                match case {
+                    "tactical planes" => Encoding::Tactical,
+                    "exchange planes" => Encoding::Exchange,
+                    _ => Encoding::Base,
+                }
+            );
+            let net = net(&config, 7);
+            let batch = batch(&config, size, 11);
+            // Training backend against autodiff on the reference.
+            let (parts, reference_parts, compared) = check_gradients(&net, &batch);
+            assert!(compared > 0, "{case}");
+            for (got, want) in [
+                (parts.policy, reference_parts.policy),
+                (parts.value, reference_parts.value),
+                (parts.moves_left, reference_parts.moves_left),
+                (parts.survival, reference_parts.survival),
+            ] {
+                assert!((got - want).abs() <= 1e-4 * want.abs().max(1.0), "{case}");
+            }
+            // Inference backend against the reference in eval mode, after a
+            // few training-mode passes moved the running statistics.
+            let planes = config.encoding().planes();
+            let device = cpu_device_autodiff();
+            let x = || {
+                Tensor::<4>::from_data(
+                    TensorData::new(
+                        batch.planes.clone(),
+                        [size, planes, RANKS as usize, FILES as usize],
+                    ),
+                    &device,
+                )
+            };
+            for _ in 0..3 {
+                let _ = net.forward(x());
+            }
+            let valid = net.valid();
+            let (reference, survival) = valid.forward_with_survival(x().inner());
+            let fast = FastNet::new(&valid).forward(&batch.planes, size);
+            let data = |t: Tensor<2>| t.into_data().try_to_vec::<f32>().unwrap();
+            let mut pairs = vec![
+                (data(reference.policy), fast.policy),
+                (data(reference.wdl), fast.wdl),
+                (data(reference.moves_left), fast.moves_left),
+            ];
+            if let Some(survival) = survival {
+                pairs.push((data(survival), fast.survival));
+            }
+            assert_eq!(
+                pairs.len(),
+                3 + config.has_survival_head() as usize,
+                "{case}"
+            );
+            for (want, got) in pairs {
+                assert_eq!(want.len(), got.len(), "{case}");
+                assert!(largest_difference(&got, &want) < 1e-4, "{case}");
+            }
+        }
     }
 
     fn cpu_device_autodiff() -> Device {

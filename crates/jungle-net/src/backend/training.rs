@@ -7,15 +7,15 @@
 //! burn's.
 //!
 //! Activations are `[batch * 63, channels]`, one row per square, as in
-//! [`crate::fast`].
+//! [`super::inference`].
 
-use crate::encoding::{POLICY_SLOTS, SQUARES};
-use crate::fast::{
-    self, im2col, mean_over_squares, neighbourhoods, param, planes_to_rows, policy_slot, relu,
-    unfold_weight, values, CHUNK,
+use super::inference;
+use super::kernels::{
+    im2col, mean_over_squares, mul, neighbourhoods, param, planes_to_rows, policy_slot, relu,
+    unfold_weight, values, Mat, CHUNK,
 };
-use crate::linalg::{mul, Mat};
-use crate::model::PolicyValueNet;
+use super::reference::PolicyValueNet;
+use crate::encoding::{POLICY_SLOTS, SQUARES};
 use burn::module::ParamId;
 use burn::nn::conv::Conv2d;
 use burn::nn::{BatchNorm, Linear};
@@ -398,7 +398,7 @@ fn channel_sums(
 /// A dense layer (weights `[in, out]`, as burn stores them) with its
 /// parameters' ids.
 struct Dense {
-    layer: fast::Dense,
+    layer: inference::Dense,
     weight_id: ParamId,
     bias_id: Option<ParamId>,
 }
@@ -406,7 +406,7 @@ struct Dense {
 impl Dense {
     fn read(linear: &Linear) -> Dense {
         Dense {
-            layer: fast::Dense::new(linear),
+            layer: inference::Dense::new(linear),
             weight_id: linear.weight.id,
             bias_id: linear.bias.as_ref().map(|b| b.id),
         }
@@ -533,7 +533,7 @@ struct BlockTape {
 }
 
 /// The network's outputs for a batch, row-major per position (as
-/// [`crate::fast::FastOutput`]).
+/// [`super::inference::FastOutput`]).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct TrainOutputs {
     /// `[batch, 252]` policy logits.

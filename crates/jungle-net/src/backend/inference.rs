@@ -6,68 +6,20 @@
 //!
 //! Activations are `[batch * 63, channels]`, one row per square.
 
+use super::kernels::{
+    im2col, mean_over_squares, mul, neighbourhoods, param, planes_to_rows, policy_slot, relu,
+    unfold_weight, values, Mat,
+};
+use super::reference::{PolicyValueNet, ResBlock};
 use crate::encoding::{POLICY_SLOTS, SQUARES};
-use crate::linalg::{mul, Mat};
-use crate::model::{PolicyValueNet, ResBlock};
-use burn::module::Param;
+
+pub use super::kernels::CHUNK;
 use burn::nn::conv::Conv2d;
 use burn::nn::{BatchNorm, Linear};
-use burn::tensor::Tensor;
-use jungle_rules::{FILES, RANKS};
-
-/// Positions per GEMM pass. Measured on a 2-core AVX-512 machine (6x64 net,
-/// one thread): chunks of 8, 16 and 32 run within 2% of each other (16
-/// best); one pass over 128 or 256 positions was 20-40% slower.
-pub const CHUNK: usize = 16;
-
-/// For each square, its 3x3 neighbourhood (row-major kernel order), `None`
-/// off the board (zero padding).
-pub(crate) fn neighbourhoods() -> Vec<[Option<usize>; 9]> {
-    let (files, ranks) = (FILES as i32, RANKS as i32);
-    (0..SQUARES as i32)
-        .map(|s| {
-            let (y, x) = (s / files, s % files);
-            let mut n = [None; 9];
-            for ky in 0..3 {
-                for kx in 0..3 {
-                    let (yy, xx) = (y + ky - 1, x + kx - 1);
-                    if (0..ranks).contains(&yy) && (0..files).contains(&xx) {
-                        n[(ky * 3 + kx) as usize] = Some((yy * files + xx) as usize);
-                    }
-                }
-            }
-            n
-        })
-        .collect()
-}
-
-pub(crate) fn values<const D: usize>(t: Tensor<D>) -> Vec<f32> {
-    t.into_data().try_to_vec::<f32>().expect("f32 weights")
-}
-
-pub(crate) fn param<const D: usize>(p: &Param<Tensor<D>>) -> Vec<f32> {
-    values(p.val())
-}
 
 /// out (m x n) = a (m x k) * b (k x n), all row-major, added to `out` if `accumulate`.
 fn matmul(m: usize, n: usize, k: usize, a: &[f32], b: &[f32], out: &mut [f32], accumulate: bool) {
     mul(Mat::new(a, m, k), Mat::new(b, k, n), out, accumulate);
-}
-
-/// burn's convolution weights `w` (`[cout, cin, k, k]`, `kk = k * k`) as
-/// the GEMM operand `[kk * cin, cout]` (row `kernel_pos * cin + ci`), each
-/// output channel `co` times `scale[co]` (`cout = scale.len()`).
-pub(crate) fn unfold_weight(w: &[f32], cin: usize, kk: usize, scale: &[f32]) -> Vec<f32> {
-    let cout = scale.len();
-    let mut weight = vec![0.0; kk * cin * cout];
-    for co in 0..cout {
-        for ci in 0..cin {
-            for k in 0..kk {
-                weight[(k * cin + ci) * cout + co] = w[((co * cin + ci) * kk) + k] * scale[co];
-            }
-        }
-    }
-    weight
 }
 
 /// A convolution with batch norm folded in: weights `[k*k*cin, cout]`.
@@ -127,54 +79,6 @@ impl Conv {
         im2col(input, self.cin, hood, cols);
         matmul(rows, self.cout, 9 * self.cin, cols, &self.weight, out, true);
     }
-}
-
-/// Writes to `cols` (resized to `[rows, 9 * cin]`) each row's 3x3
-/// neighbourhood of `input` (`[rows, cin]`, whole positions of 63 rows),
-/// kernel-major: column `k * cin + c` is channel `c` of neighbour `k`,
-/// zero off the board. Every element is written, so the buffer is reused
-/// without clearing; neighbours next to each other on the board (a kernel
-/// row inside the board) are one copy.
-pub(crate) fn im2col(input: &[f32], cin: usize, hood: &[[Option<usize>; 9]], cols: &mut Vec<f32>) {
-    let rows = input.len() / cin;
-    cols.resize(rows * 9 * cin, 0.0);
-    for (row, col) in cols.chunks_exact_mut(9 * cin).enumerate() {
-        let base = row - row % SQUARES;
-        let hood = &hood[row % SQUARES];
-        let mut k = 0;
-        while k < 9 {
-            let dst = &mut col[k * cin..];
-            let Some(n) = hood[k] else {
-                dst[..cin].fill(0.0);
-                k += 1;
-                continue;
-            };
-            // The run of neighbours at n, n + 1, ... in this kernel row.
-            let mut len = 1;
-            while k % 3 + len < 3 && hood[k + len] == Some(n + len) {
-                len += 1;
-            }
-            let src = &input[(base + n) * cin..(base + n + len) * cin];
-            dst[..len * cin].copy_from_slice(src);
-            k += len;
-        }
-    }
-}
-
-/// One position's planes-first input (`[planes, 63]`) to one row per
-/// square (`[63, planes]`).
-pub(crate) fn planes_to_rows(src: &[f32], planes: usize, rows: &mut [f32]) {
-    for p in 0..planes {
-        for s in 0..SQUARES {
-            rows[s * planes + p] = src[p * SQUARES + s];
-        }
-    }
-}
-
-/// The policy slot (`[batch, 252]`, slot = direction * 63 + square) of
-/// output row `row` (`[batch * 63, directions]`) and direction `dir`.
-pub(crate) fn policy_slot(row: usize, dir: usize) -> usize {
-    (row / SQUARES) * POLICY_SLOTS + dir * SQUARES + row % SQUARES
 }
 
 /// A dense layer: weights `[in, out]`.
@@ -246,27 +150,6 @@ pub struct FastOutput {
     /// [`crate::SURVIVAL_OUTPUTS`] survival logits per position (empty
     /// when the network has no survival head).
     pub survival: Vec<f32>,
-}
-
-pub(crate) fn relu(x: &mut [f32]) {
-    for v in x {
-        *v = v.max(0.0);
-    }
-}
-
-/// Mean over the 63 squares of each position: `[batch*63, c]` to `[batch, c]`.
-pub(crate) fn mean_over_squares(x: &[f32], batch: usize, c: usize) -> Vec<f32> {
-    let mut out = vec![0.0; batch * c];
-    for (row, chunk) in x.chunks_exact(c).enumerate() {
-        let dst = &mut out[(row / SQUARES) * c..(row / SQUARES + 1) * c];
-        for (d, v) in dst.iter_mut().zip(chunk) {
-            *d += v;
-        }
-    }
-    for v in &mut out {
-        *v /= SQUARES as f32;
-    }
-    out
 }
 
 impl FastNet {

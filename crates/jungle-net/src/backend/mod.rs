@@ -1,0 +1,23 @@
+//! The network's backends, each behind the one architecture description
+//! ([`crate::NetConfig`]), as KataGo keeps one file per backend:
+//!
+//! - [`reference`]: the burn module, the source of truth for the weights,
+//!   checkpoints and the export, and (with burn's autodiff) the training
+//!   step every other backend is tested against;
+//! - [`inference`]: the forward pass on plain `f32` buffers with batch norm
+//!   folded into the weights, what the search calls (matches the reference
+//!   within 1e-4);
+//! - [`training`]: the forward pass in training mode and its backward pass
+//!   on plain buffers, 2.5-2.9x burn's autodiff per step, handing its
+//!   gradients to burn's optimiser;
+//! - `kernels`: what the two plain-buffer backends share (GEMM, im2col,
+//!   layouts, ReLU, pooling).
+//!
+//! `every_backend_matches_the_reference_for_each_switch` (in
+//! `crates/jungle-train/src/step.rs`, where the losses are) compares every backend with the
+//! reference for each architecture switch.
+
+pub mod inference;
+pub(crate) mod kernels;
+pub mod reference;
+pub mod training;

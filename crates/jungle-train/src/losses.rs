@@ -1,0 +1,167 @@
+//! The training losses, in one place for both training passes: policy
+//! cross-entropy against the search's target, win/draw/loss cross-entropy
+//! against the game result, squared error on the plies left (weighted
+//! 0.1), binary cross-entropy of the survival head when the network has one
+//! (weighted 2 on the mean over its outputs). [`reference_loss`] builds them
+//! as burn tensors for autodiff; [`loss_gradients`] computes the same
+//! losses and their gradients on the plain-buffer training pass's outputs.
+
+use crate::samples::Batch;
+use burn::tensor::activation::{log_sigmoid, log_softmax};
+use burn::tensor::{Device, Tensor, TensorData};
+use jungle_net::backend::training::TrainOutputs;
+use jungle_net::encoding::{POLICY_SLOTS, SQUARES};
+use jungle_net::{PolicyValueNet, SURVIVAL_OUTPUTS};
+use jungle_rules::{FILES, RANKS};
+
+/// Weight of the moves-left loss in the total.
+pub const MOVES_LEFT_WEIGHT: f32 = 0.1;
+/// Weight of the survival loss (mean binary cross-entropy per output).
+pub const SURVIVAL_WEIGHT: f32 = 2.0;
+
+/// The parts of the loss on one batch.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Losses {
+    /// Policy cross-entropy.
+    pub policy: f32,
+    /// Win/draw/loss cross-entropy.
+    pub value: f32,
+    /// Squared error of plies left / 100.
+    pub moves_left: f32,
+    /// Mean binary cross-entropy of the survival head (0 without one).
+    pub survival: f32,
+}
+
+fn tensors(batch: &Batch, device: &Device) -> (Tensor<4>, Tensor<2>, Tensor<2>, Tensor<2>) {
+    let n = batch.size;
+    let planes = batch.planes.len() / (n * SQUARES);
+    let x = Tensor::from_data(
+        TensorData::new(
+            batch.planes.clone(),
+            [n, planes, RANKS as usize, FILES as usize],
+        ),
+        device,
+    );
+    let p = Tensor::from_data(
+        TensorData::new(batch.policy.clone(), [n, POLICY_SLOTS]),
+        device,
+    );
+    let w = Tensor::from_data(TensorData::new(batch.wdl.clone(), [n, 3]), device);
+    let m = Tensor::from_data(TensorData::new(batch.moves_left.clone(), [n, 1]), device);
+    (x, p, w, m)
+}
+
+/// Mean binary cross-entropy of `logits` against 0/1 `targets`.
+fn binary_cross_entropy(logits: Tensor<2>, targets: Tensor<2>) -> Tensor<1> {
+    let ones = targets.ones_like();
+    (targets.clone() * log_sigmoid(logits.clone()) + (ones - targets) * log_sigmoid(logits.neg()))
+        .mean()
+        .neg()
+}
+
+/// The total loss tensor and its parts, through burn (the reference that
+/// autodiff differentiates).
+pub fn reference_loss(net: &PolicyValueNet, batch: &Batch, device: &Device) -> (Tensor<1>, Losses) {
+    let (x, policy_target, wdl_target, ml_target) = tensors(batch, device);
+    let (out, survival_logits) = net.forward_with_survival(x);
+    let policy = (log_softmax(out.policy, 1) * policy_target)
+        .sum_dim(1)
+        .mean()
+        .neg();
+    let value = (log_softmax(out.wdl, 1) * wdl_target)
+        .sum_dim(1)
+        .mean()
+        .neg();
+    let moves_left = (out.moves_left - ml_target).powi_scalar(2).mean();
+    let survival = survival_logits.map(|logits| {
+        let target = Tensor::from_data(
+            TensorData::new(batch.survival.clone(), [batch.size, SURVIVAL_OUTPUTS]),
+            device,
+        );
+        binary_cross_entropy(logits, target)
+    });
+    let parts = Losses {
+        policy: policy.clone().into_scalar::<f32>(),
+        value: value.clone().into_scalar::<f32>(),
+        moves_left: moves_left.clone().into_scalar::<f32>(),
+        survival: survival
+            .as_ref()
+            .map_or(0.0, |l| l.clone().into_scalar::<f32>()),
+    };
+    let total = policy + value + moves_left.mul_scalar(MOVES_LEFT_WEIGHT);
+    let total = match survival {
+        Some(l) => total + l.mul_scalar(SURVIVAL_WEIGHT),
+        None => total,
+    };
+    (total, parts)
+}
+
+/// `ln(sigmoid(z))`, stable for large `|z|`.
+fn ln_sigmoid(z: f32) -> f32 {
+    z.min(0.0) - (-z.abs()).exp().ln_1p()
+}
+
+/// For each row of `logits` (`[n, width]`), the cross-entropy against the
+/// row of `targets` and its gradient, `softmax * sum(target) - target`,
+/// divided by `n`. Returns the mean loss.
+fn softmax_cross_entropy(logits: &[f32], targets: &[f32], width: usize, grad: &mut [f32]) -> f32 {
+    let n = logits.len() / width;
+    let mut total = 0.0f64;
+    for ((z, t), g) in logits
+        .chunks_exact(width)
+        .zip(targets.chunks_exact(width))
+        .zip(grad.chunks_exact_mut(width))
+    {
+        let max = z.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+        let sum: f32 = z.iter().map(|v| (v - max).exp()).sum();
+        let log_sum = max + sum.ln();
+        let mass: f32 = t.iter().sum();
+        for ((zi, ti), gi) in z.iter().zip(t).zip(g.iter_mut()) {
+            total -= f64::from(ti * (zi - log_sum));
+            *gi = ((zi - log_sum).exp() * mass - ti) / n as f32;
+        }
+    }
+    (total / n as f64) as f32
+}
+
+/// The losses of `out` on `batch` (as [`reference_loss`] computes them) and the
+/// gradients of the weighted total with respect to each output.
+pub fn loss_gradients(out: &TrainOutputs, batch: &Batch) -> (Losses, TrainOutputs) {
+    let n = batch.size;
+    let mut grads = TrainOutputs {
+        policy: vec![0.0; out.policy.len()],
+        wdl: vec![0.0; out.wdl.len()],
+        moves_left: vec![0.0; n],
+        survival: vec![0.0; out.survival.len()],
+    };
+    let policy = softmax_cross_entropy(&out.policy, &batch.policy, POLICY_SLOTS, &mut grads.policy);
+    let value = softmax_cross_entropy(&out.wdl, &batch.wdl, 3, &mut grads.wdl);
+    let mut moves_left = 0.0f64;
+    for ((y, t), g) in out
+        .moves_left
+        .iter()
+        .zip(&batch.moves_left)
+        .zip(&mut grads.moves_left)
+    {
+        moves_left += f64::from((y - t) * (y - t));
+        *g = MOVES_LEFT_WEIGHT * 2.0 * (y - t) / n as f32;
+    }
+    let mut survival = 0.0f64;
+    let count = out.survival.len().max(1) as f32;
+    for ((z, t), g) in out
+        .survival
+        .iter()
+        .zip(&batch.survival)
+        .zip(&mut grads.survival)
+    {
+        survival -= f64::from(t * ln_sigmoid(*z) + (1.0 - t) * ln_sigmoid(-z));
+        *g = SURVIVAL_WEIGHT * (1.0 / (1.0 + (-z).exp()) - t) / count;
+    }
+    let parts = Losses {
+        policy,
+        value,
+        moves_left: (moves_left / n as f64) as f32,
+        survival: (survival / f64::from(count)) as f32,
+    };
+    (parts, grads)
+}
