@@ -264,3 +264,23 @@ fn set_overrides_one_key_and_an_unknown_key_is_named() {
     }
     std::fs::remove_dir_all(root).unwrap();
 }
+
+#[test]
+fn a_missing_optimizer_state_stops_a_resume() {
+    let root = temp_dir("train-optim");
+    let one = root.join("one.toml");
+    tiny_with(&one, "generations = 2", "generations = 1");
+    let (ok, _, stderr) = train(one.to_str().unwrap(), &root, Some("t"));
+    assert!(ok, "{stderr}");
+    let step = state(&root)["step"].as_u64().unwrap();
+    let optim = root.join(format!("checkpoints/t/{step:08}.optim.bpk"));
+    std::fs::remove_file(&optim).unwrap();
+    let (ok, _, stderr) = train(TINY, &root, Some("t"));
+    assert!(
+        !ok && stderr.contains("optim.bpk") && stderr.contains("missing"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(state(&root)["generation"], 1, "nothing was trained");
+    std::fs::remove_dir_all(root).unwrap();
+}

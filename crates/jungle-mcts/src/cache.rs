@@ -41,10 +41,15 @@ impl CacheCounters {
 }
 
 /// The key of an evaluation: the position's Zobrist hash (animals and side
-/// to move) mixed with its repetition count and its legal moves in order.
+/// to move) mixed with everything else a network reads of it (its input
+/// planes): the repetition count, the plies since the last capture, and
+/// its legal moves in order.
 pub fn evaluation_key(input: &EvalInput<'_>) -> u64 {
     const MUL: u64 = 0x9E37_79B9_7F4A_7C15;
-    let mut key = input.position.hash() ^ (input.repetitions as u64).wrapping_mul(MUL);
+    const QUIET: u64 = 0xC2B2_AE3D_27D4_EB4F;
+    let mut key = input.position.hash()
+        ^ (input.repetitions as u64).wrapping_mul(MUL)
+        ^ (input.position.quiet_plies() as u64 + 1).wrapping_mul(QUIET);
     for mv in input.legal_moves {
         let code = mv.from().index() as u64 | (mv.to().index() as u64) << 6;
         key = (key.rotate_left(13) ^ code).wrapping_mul(MUL);
@@ -211,6 +216,46 @@ mod tests {
             .0
             .set_side_to_move(start.0.side_to_move().opponent());
         assert_ne!(base, evaluation_key(&input(&flipped, 1)));
+    }
+
+    /// Values each position by its plies since the last capture, as a
+    /// network that reads the quiet-move plane may.
+    struct QuietValue;
+
+    impl Evaluator for QuietValue {
+        fn evaluate(&mut self, batch: &[EvalInput<'_>]) -> Vec<Evaluation> {
+            let mut evals = HeuristicEvaluator.evaluate(batch);
+            for (eval, input) in evals.iter_mut().zip(batch) {
+                let w = input.position.quiet_plies() as f32 / 200.0;
+                eval.wdl = [w, 1.0 - w, 0.0];
+            }
+            evals
+        }
+    }
+
+    #[test]
+    fn positions_apart_only_in_the_quiet_counter_are_evaluated_apart() {
+        let moves = |p: &Position| p.legal_moves(&Rules::default()).iter().copied().collect();
+        let at = |quiet: u32| {
+            let pos = Position::from_fen(&format!("t6/7/7/7/7/7/7/7/6L w {quiet}")).unwrap();
+            let legal: Vec<Move> = moves(&pos);
+            (pos, legal)
+        };
+        let (five, six) = (at(5), at(6));
+        assert_eq!(
+            five.0.hash(),
+            six.0.hash(),
+            "the hash leaves the counter out"
+        );
+        assert_ne!(
+            evaluation_key(&input(&five, 1)),
+            evaluation_key(&input(&six, 1))
+        );
+        let mut cached = CachedEvaluator::new(QuietValue, 1000, Arc::default());
+        let first = cached.evaluate(&[input(&five, 1)]);
+        let second = cached.evaluate(&[input(&six, 1)]);
+        assert_ne!(first[0].wdl, second[0].wdl);
+        assert_eq!(second, QuietValue.evaluate(&[input(&six, 1)]));
     }
 
     #[test]

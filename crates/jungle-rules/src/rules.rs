@@ -242,13 +242,21 @@ impl Rules {
             ));
         }
         if let Some(fen) = &self.start_fen {
-            Position::from_fen(fen).map_err(|e| {
+            let pos = Position::from_fen(fen).map_err(|e| {
                 InvalidKey::new(
                     "start_fen",
                     format!("`{fen}`"),
                     format!("a position string ({})", e.problem),
                 )
             })?;
+            let has_move = !pos.legal_moves(self).is_empty();
+            if let Some(over) = crate::history::end_of_game(&pos, self, has_move, 1) {
+                return Err(InvalidKey::new(
+                    "start_fen",
+                    format!("`{fen}`, a game already over ({})", over.reason.name()),
+                    "a start whose game can be played",
+                ));
+            }
         }
         Ok(())
     }
@@ -410,6 +418,24 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(err.contains("start_fen"), "{err}");
+        // Starts whose game is over: a den entered, a side gone, the quiet
+        // counter at the limit.
+        for (fen, reason) in [
+            ("3L3/7/7/7/7/7/7/7/6r b 0", "den"),
+            ("7/7/7/7/7/7/7/7/L6 b 0", "annihilation"),
+            ("t6/7/7/7/7/7/7/7/6L w 200", "quiet"),
+        ] {
+            let text = format!("start_fen = \"{fen}\"");
+            let err = Rules::from_toml_str(&text, "v.toml")
+                .unwrap_err()
+                .to_string();
+            assert!(
+                err.contains("start_fen") && err.contains("already over") && err.contains(reason),
+                "{fen}: {err}"
+            );
+        }
+        let playable = "start_fen = \"t6/7/7/7/7/7/7/7/6L w 199\"";
+        assert!(Rules::from_toml_str(playable, "v.toml").is_ok());
     }
 
     #[test]

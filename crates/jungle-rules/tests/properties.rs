@@ -96,7 +96,7 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
 
     #[test]
-    fn random_games_end_with_the_right_result(seed in any::<u64>(), which in 0usize..6) {
+    fn random_games_end_with_the_right_result(seed in any::<u64>(), which in 0usize..rule_sets().len()) {
         let rules = rule_sets()[which].clone();
         let limit = rules.quiet_plies_limit as usize;
         let mut game = Game::new(rules);
@@ -125,7 +125,7 @@ proptest! {
     }
 
     #[test]
-    fn mirrored_and_flipped_positions_have_equal_perft(seed in any::<u64>(), plies in 0usize..80, which in 0usize..6) {
+    fn mirrored_and_flipped_positions_have_equal_perft(seed in any::<u64>(), plies in 0usize..80, which in 0usize..rule_sets().len()) {
         let rules = rule_sets()[which].clone();
         let pos = random_position(seed, plies);
         let n = perft(&pos, &rules, 3);

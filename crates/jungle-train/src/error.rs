@@ -59,10 +59,12 @@ pub enum TrainError {
     #[error(transparent)]
     Shard(#[from] ShardError),
     /// A game in a shard does not replay.
-    #[error("{}: {source}", path.display())]
+    #[error("{} game {game}: {source}", path.display())]
     Game {
         /// The shard.
         path: PathBuf,
+        /// The game's index in the shard.
+        game: usize,
         /// What is wrong with the game.
         source: BadGame,
     },

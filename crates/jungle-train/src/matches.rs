@@ -4,7 +4,7 @@
 use crate::error::TrainError;
 use jungle_play::elo::RatedGame;
 use serde::{Deserialize, Serialize};
-use std::io::Write;
+use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::Path;
 
 /// One evaluation game.
@@ -37,7 +37,9 @@ impl MatchLine {
 }
 
 /// Appends `lines` with one write, so a match is appended whole or (if the
-/// process is killed mid-write) leaves at most one unterminated line.
+/// process is killed mid-write) leaves at most one unterminated line. Such
+/// a torn last line is cut off first, back to the last newline, so the file
+/// never holds a bad line between good ones.
 pub fn append_matches(path: &Path, lines: &[MatchLine]) -> Result<(), TrainError> {
     let mut text = String::new();
     for line in lines {
@@ -46,10 +48,17 @@ pub fn append_matches(path: &Path, lines: &[MatchLine]) -> Result<(), TrainError
     }
     let mut file = std::fs::OpenOptions::new()
         .create(true)
-        .append(true)
+        .truncate(false)
+        .read(true)
+        .write(true)
         .open(path)
         .map_err(TrainError::io(path))?;
-    file.write_all(text.as_bytes())
+    let mut old = Vec::new();
+    file.read_to_end(&mut old).map_err(TrainError::io(path))?;
+    let whole = old.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    file.set_len(whole as u64)
+        .and_then(|_| file.seek(SeekFrom::Start(whole as u64)))
+        .and_then(|_| file.write_all(text.as_bytes()))
         .and_then(|_| file.sync_data())
         .map_err(TrainError::io(path))
 }
@@ -115,6 +124,9 @@ mod tests {
             .unwrap();
         f.write_all(b"{\"generation\": 2, \"a\"").unwrap();
         assert_eq!(read_matches(&path).unwrap().1, 1);
+        // The next append cuts the torn line off instead of writing after it.
+        append_matches(&path, std::slice::from_ref(&line)).unwrap();
+        assert_eq!(read_matches(&path).unwrap(), (vec![line.clone(); 3], 0));
         std::fs::write(&path, "{\"bad\": 1}\n").unwrap();
         assert!(read_matches(&path)
             .unwrap_err()

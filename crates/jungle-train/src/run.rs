@@ -231,8 +231,19 @@ impl Run {
                 config.train.learning_rate,
                 config.train.weight_decay,
             );
-            let optim = prefix.with_extension("optim.bpk");
-            if optim.exists() {
+            // Every checkpoint after the first has its optimiser state:
+            // without it Adam would restart from zero moments unnoticed.
+            if state.step > 0 {
+                let optim = prefix.with_extension("optim.bpk");
+                if !optim.exists() {
+                    return Err(TrainError::Optimizer {
+                        path: optim,
+                        message: format!(
+                            "missing: step {} has no optimiser state to resume from",
+                            state.step
+                        ),
+                    });
+                }
                 trainer.load_optimizer(&optim)?;
             }
             (state, trainer)

@@ -6,7 +6,7 @@
 use jungle_net::encoding::{move_slot, Encoding, POLICY_SLOTS};
 use jungle_net::{SURVIVAL_NEAR_PLIES, SURVIVAL_OUTPUTS};
 use jungle_rules::{Game, Move, Position, Rules, Side};
-use jungle_selfplay::{unpack_move, BadGame, GameRecord};
+use jungle_selfplay::{unpack_move, verify_game, BadGame, GameRecord};
 
 /// One training position, compact.
 #[derive(Clone, Debug, PartialEq)]
@@ -107,11 +107,16 @@ impl TrainingPosition {
     }
 }
 
-/// The training positions of a game: its full-search moves, replayed.
+/// The training positions of a game: its full-search moves, replayed. A
+/// game that does not replay ([`verify_game`]: an illegal move or target, a
+/// target that is not a distribution, another result) is an error.
 pub fn game_positions(
     record: &GameRecord,
     rules: &Rules,
 ) -> Result<Vec<TrainingPosition>, BadGame> {
+    // Targets are read from disk: a move that is not legal there, or a
+    // probability that is not one, would panic or poison the loss below.
+    verify_game(record, rules)?;
     let mut game = Game::from_fen(rules.clone(), &record.start_fen)?;
     let total = record.moves.len();
     // Every position of the game (the final one too) for the survival

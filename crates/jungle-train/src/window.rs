@@ -43,9 +43,10 @@ impl ReplayWindow {
                 break;
             }
             let shard = read_shard(&path, Some(rules))?;
-            for game in shard.games.iter().rev() {
+            for (index, game) in shard.games.iter().enumerate().rev() {
                 let mut found = game_positions(game, rules).map_err(|source| TrainError::Game {
                     path: path.clone(),
+                    game: index,
                     source,
                 })?;
                 positions.append(&mut found);

@@ -137,3 +137,44 @@ fn survival_targets_follow_the_game() {
         }
     }
 }
+
+/// The error of `game_positions` on `game` with the targets of ply `ply`
+/// edited by `edit`.
+fn corrupted(game: &GameRecord, ply: usize, edit: fn(&mut [(u16, f32)])) -> String {
+    let mut bad = game.clone();
+    edit(&mut bad.moves[ply].target);
+    game_positions(&bad, &Rules::default())
+        .expect_err("refused")
+        .to_string()
+}
+
+#[test]
+fn bad_targets_are_errors_not_panics() {
+    let game = games("bad-targets")
+        .into_iter()
+        .find(|g| {
+            g.moves
+                .iter()
+                .any(|m| m.full_search && !m.target.is_empty())
+        })
+        .expect("a game with a target");
+    let ply = game
+        .moves
+        .iter()
+        .position(|m| !m.target.is_empty())
+        .unwrap();
+    // A same-square move (a1a1), a move from an empty square, NaN and a
+    // target that does not sum to one.
+    let e = corrupted(&game, ply, |t| t[0].0 = 0);
+    assert!(e.contains(&format!("ply {ply}")), "{e}");
+    let e = corrupted(&game, ply, |t| t[0].0 = (20 << 6) | 21);
+    assert!(
+        e.contains(&format!("ply {ply}")) && e.contains("target"),
+        "{e}"
+    );
+    let e = corrupted(&game, ply, |t| t[0].1 = f32::NAN);
+    assert!(e.contains("probability NaN"), "{e}");
+    let e = corrupted(&game, ply, |t| t.iter_mut().for_each(|p| p.1 *= 0.5));
+    assert!(e.contains("sums to"), "{e}");
+    assert!(game_samples(&game, &Rules::default(), Encoding::Base, false).is_ok());
+}
