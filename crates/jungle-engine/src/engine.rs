@@ -21,12 +21,36 @@ use jungle_net::{
     ValueTerms,
 };
 use jungle_play::{AlphaBeta, Player, PLAYER_EVAL_CACHE};
-use jungle_rules::{perft, FenError, Game, GameError, InvalidKey, Move, Rules, RulesError};
+use jungle_rules::{
+    perft, FenError, Game, GameError, InvalidKey, Move, Position, Rules, RulesError,
+};
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::Instant;
+
+/// A line of input that is not UTF-8.
+struct NotUtf8;
+
+/// `perft` that `stop` can end: the counts below each pair of first moves
+/// are summed one by one, the flag read between them; `None` when stopped.
+fn stoppable_perft(pos: &Position, rules: &Rules, depth: u32, stop: &AtomicBool) -> Option<u64> {
+    if depth <= 2 {
+        return Some(perft(pos, rules, depth));
+    }
+    let mut total = 0;
+    for mv in pos.legal_moves(rules).iter() {
+        let child = pos.play(*mv);
+        for reply in child.legal_moves(rules).iter() {
+            if stop.load(Ordering::Relaxed) {
+                return None;
+            }
+            total += perft(&child.play(*reply), rules, depth - 2);
+        }
+    }
+    Some(total)
+}
 
 /// The engine's name in `id name`.
 pub const ENGINE_NAME: &str = concat!("jungle-zero ", env!("CARGO_PKG_VERSION"));
@@ -117,6 +141,8 @@ pub struct Engine {
     nodes: u64,
     depth: u32,
     game: Game,
+    /// Why the last `position` was refused, until one is accepted.
+    position_error: Option<String>,
     search: Option<Search>,
     /// The network's evaluator with its cache, kept across moves and games;
     /// dropped when Variant, Network, Material or Qsearch changes.
@@ -145,6 +171,7 @@ impl Engine {
             nodes: DEFAULT_NODES,
             depth: DEFAULT_DEPTH,
             game: Game::new(Rules::default()),
+            position_error: None,
             search: None,
             evaluator: None,
             cache: Arc::default(),
@@ -292,7 +319,7 @@ impl Engine {
     fn go(
         &mut self,
         limit: GoLimit,
-        stop: &AtomicBool,
+        stop: &Arc<AtomicBool>,
         say: &mut dyn FnMut(String),
     ) -> Option<Move> {
         if self.game.is_over() {
@@ -378,7 +405,7 @@ impl Engine {
     fn go_alphabeta(
         &mut self,
         limit: GoLimit,
-        stop: &AtomicBool,
+        stop: &Arc<AtomicBool>,
         started: Instant,
         say: &mut dyn FnMut(String),
     ) -> Move {
@@ -390,9 +417,13 @@ impl Engine {
         let mut nodes = 0u64;
         let mut best = None;
         for depth in 1..=max_depth {
-            let mut ab = AlphaBeta::new(depth, self.rules.clone(), self.seed);
+            let mut ab =
+                AlphaBeta::new(depth, self.rules.clone(), self.seed).with_abort(Arc::clone(stop));
             let decision = ab.choose(&self.game);
             nodes += ab.nodes();
+            if ab.was_aborted() && best.is_some() {
+                break;
+            }
             let ms = started.elapsed().as_millis() as u64;
             let value = decision.value.unwrap_or(0.0);
             say(format!(
@@ -416,7 +447,7 @@ impl Engine {
     }
 
     /// Handles one command; returns the lines to print and whether to quit.
-    pub fn handle(&mut self, command: Command, stop: &AtomicBool) -> (Vec<String>, bool) {
+    pub fn handle(&mut self, command: Command, stop: &Arc<AtomicBool>) -> (Vec<String>, bool) {
         let mut out = Vec::new();
         match command {
             Command::Jcei => out = self.identify(),
@@ -427,12 +458,22 @@ impl Engine {
                 self.seed += 1;
             }
             Command::Position { start, moves } => {
-                if let Err(e) = self.set_position(&start, &moves) {
+                // A refused position leaves none: a `go` after it answers
+                // with the error rather than for the position before.
+                self.position_error = self.set_position(&start, &moves).err().map(|e| {
                     out.push(format!("info string error: {e}"));
-                }
+                    e.to_string()
+                });
+            }
+            Command::Go(_) if self.position_error.is_some() => {
+                let why = self.position_error.as_deref().unwrap_or_default();
+                out.push(format!(
+                    "info string error: no position (the last `position` was refused: {why})\nbestmove (none)"
+                ));
             }
             Command::Go(limit) => {
-                stop.store(false, Ordering::Relaxed);
+                // The input thread clears `stop` when it reads `go`, so a
+                // `stop` read after it is not lost.
                 let best = self.go(limit, stop, &mut |l| out.push(l));
                 out.push(match best {
                     Some(mv) => format!("bestmove {mv}"),
@@ -450,11 +491,13 @@ impl Engine {
             }
             Command::Perft(depth) => {
                 let started = Instant::now();
-                let count = perft(self.game.position(), &self.rules, depth);
-                out.push(format!(
-                    "perft {depth} nodes {count} time {}",
-                    started.elapsed().as_millis()
-                ));
+                let ms = || started.elapsed().as_millis();
+                out.push(
+                    match stoppable_perft(self.game.position(), &self.rules, depth, stop) {
+                        Some(count) => format!("perft {depth} nodes {count} time {}", ms()),
+                        None => format!("info string perft {depth} stopped after {} ms", ms()),
+                    },
+                );
             }
             Command::SetOption { name, value } => match self.set_option(&name, &value) {
                 Ok(note) => out.push(format!("info string {note}")),
@@ -481,14 +524,26 @@ where
     W: Write,
 {
     let stop = Arc::new(AtomicBool::new(false));
-    let (tx, rx) = mpsc::channel::<String>();
+    let (tx, rx) = mpsc::channel::<Result<String, NotUtf8>>();
     let reader_stop = Arc::clone(&stop);
     std::thread::spawn(move || {
-        for line in input.lines() {
-            let Ok(line) = line else { break };
-            let word = line.split_whitespace().next().unwrap_or("");
-            if word == "stop" || word == "quit" {
-                reader_stop.store(true, Ordering::Relaxed);
+        let mut input = input;
+        let mut bytes = Vec::new();
+        loop {
+            bytes.clear();
+            match input.read_until(b'\n', &mut bytes) {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {}
+            }
+            let line = String::from_utf8(bytes.clone()).map_err(|_| NotUtf8);
+            if let Ok(line) = &line {
+                match line.split_whitespace().next().unwrap_or("") {
+                    "stop" | "quit" => reader_stop.store(true, Ordering::Relaxed),
+                    // A new search: a `stop` read before it was for an
+                    // earlier one.
+                    "go" | "perft" => reader_stop.store(false, Ordering::Relaxed),
+                    _ => {}
+                }
             }
             if tx.send(line).is_err() {
                 break;
@@ -497,6 +552,11 @@ where
     });
     let mut engine = Engine::new();
     for line in rx {
+        let Ok(line) = line else {
+            writeln!(output, "info string error: the line is not UTF-8 text")?;
+            output.flush()?;
+            continue;
+        };
         let command = match parse(&line) {
             Ok(Some(c)) => c,
             Ok(None) => continue,
@@ -523,8 +583,66 @@ mod tests {
     use super::*;
 
     fn run(engine: &mut Engine, line: &str) -> Vec<String> {
-        let stop = AtomicBool::new(false);
+        let stop = Arc::new(AtomicBool::new(false));
         engine.handle(parse(line).unwrap().unwrap(), &stop).0
+    }
+
+    /// Runs the engine on `input` in a thread; its output, or `None` if it
+    /// did not finish within `seconds`.
+    fn session<R: BufRead + Send + 'static>(input: R, seconds: u64) -> Option<String> {
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            let mut out = Vec::new();
+            run_engine(input, &mut out).unwrap();
+            let _ = tx.send(String::from_utf8(out).unwrap());
+        });
+        rx.recv_timeout(std::time::Duration::from_secs(seconds))
+            .ok()
+    }
+
+    #[test]
+    fn a_line_that_is_not_utf8_is_answered_and_the_session_goes_on() {
+        let input: &[u8] = b"isready\n\xff\xfe bad\nisready\nquit\n";
+        let out = session(std::io::Cursor::new(input.to_vec()), 30).expect("finishes");
+        assert_eq!(
+            out,
+            "readyok\ninfo string error: the line is not UTF-8 text\nreadyok\n"
+        );
+    }
+
+    #[test]
+    fn a_refused_position_leaves_none_for_go() {
+        let mut e = Engine::new();
+        run(&mut e, "position startpos moves a3a4");
+        let out = run(&mut e, "position startpos moves a3a9");
+        assert!(out[0].contains("a3a9"), "{out:?}");
+        let out = run(&mut e, "go depth 1");
+        assert!(
+            out[0].contains("no position") && out[0].ends_with("bestmove (none)"),
+            "{out:?}"
+        );
+        run(&mut e, "position startpos");
+        let out = run(&mut e, "go depth 1");
+        assert!(out.last().unwrap().starts_with("bestmove "), "{out:?}");
+        assert!(!out.last().unwrap().contains("none"), "{out:?}");
+    }
+
+    #[test]
+    fn stop_ends_a_deep_search_and_a_perft_even_when_read_before_them() {
+        // Each would take minutes; `stop` is read before the command runs.
+        for (command, answer) in [
+            ("go depth 40", "bestmove "),
+            ("perft 9", "info string perft 9 stopped"),
+        ] {
+            let input = format!("position startpos\n{command}\nstop\nisready\nquit\n");
+            let started = Instant::now();
+            let out = session(std::io::Cursor::new(input.into_bytes()), 60).expect("stopped");
+            assert!(started.elapsed().as_secs() < 60);
+            assert!(out.contains(answer) && out.ends_with("readyok\n"), "{out}");
+        }
+        let mut e = Engine::new();
+        let perft4 = run(&mut e, "perft 4");
+        assert!(perft4[0].starts_with("perft 4 nodes 260099 "), "{perft4:?}");
     }
 
     #[test]

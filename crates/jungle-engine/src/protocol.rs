@@ -75,6 +75,21 @@ fn number<T: std::str::FromStr>(word: Option<&str>, what: &str) -> Result<T, Par
         .ok_or_else(|| ParseError(format!("`{what}` needs a whole number")))
 }
 
+/// The deepest `go depth` (alpha-beta's table keeps depths in a byte).
+pub const MAX_DEPTH: u32 = 64;
+/// The deepest `perft` (depth 10 of the start is some 4 * 10^13 nodes).
+pub const MAX_PERFT_DEPTH: u32 = 12;
+
+/// A whole number from 1 to `max`.
+fn within(word: Option<&str>, what: &str, max: u32) -> Result<u32, ParseError> {
+    let n: u32 = number(word, what)?;
+    if (1..=max).contains(&n) {
+        Ok(n)
+    } else {
+        Err(ParseError(format!("`{what}` is {n}, expected 1 to {max}")))
+    }
+}
+
 /// Parses one line; `Ok(None)` for a blank line.
 pub fn parse(line: &str) -> Result<Option<Command>, ParseError> {
     let words: Vec<&str> = line.split_whitespace().collect();
@@ -89,12 +104,12 @@ pub fn parse(line: &str) -> Result<Option<Command>, ParseError> {
         "stop" => Command::Stop,
         "quit" => Command::Quit,
         "d" => Command::Display,
-        "perft" => Command::Perft(number(rest.first().copied(), "perft")?),
+        "perft" => Command::Perft(within(rest.first().copied(), "perft", MAX_PERFT_DEPTH)?),
         "go" => Command::Go(match rest {
             [] | ["infinite", ..] => GoLimit::Default,
             ["nodes", n, ..] => GoLimit::Nodes(number(Some(n), "go nodes")?),
             ["movetime", n, ..] => GoLimit::MoveTime(number(Some(n), "go movetime")?),
-            ["depth", n, ..] => GoLimit::Depth(number(Some(n), "go depth")?),
+            ["depth", n, ..] => GoLimit::Depth(within(Some(n), "go depth", MAX_DEPTH)?),
             [other, ..] => {
                 return Err(ParseError(format!(
                     "go: unknown limit `{other}`; expected nodes N, movetime MS or depth D"
@@ -193,6 +208,13 @@ mod tests {
             .0
             .contains("whole number"));
         assert!(parse("go sideways").unwrap_err().0.contains("sideways"));
+        assert!(parse("go depth 65").unwrap_err().0.contains("1 to 64"));
+        assert!(parse("go depth 0").unwrap_err().0.contains("1 to 64"));
+        assert_eq!(
+            parse("go depth 64").unwrap(),
+            Some(Command::Go(GoLimit::Depth(64)))
+        );
+        assert!(parse("perft 13").unwrap_err().0.contains("1 to 12"));
         assert!(parse("position").unwrap_err().0.contains("startpos"));
         assert!(parse("setoption Nodes 3").unwrap_err().0.contains("name"));
     }

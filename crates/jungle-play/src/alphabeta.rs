@@ -10,6 +10,8 @@ use jungle_rules::{end_of_game, legal_moves_in_history, repetitions, Game, Move,
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 /// Above this a score is a forced result, not an evaluation.
 const WIN_THRESHOLD: i32 = WIN - 1000;
@@ -40,6 +42,10 @@ pub struct AlphaBeta {
     tt: Vec<Option<TtEntry>>,
     history: Vec<u64>,
     nodes: u64,
+    /// Set from outside to end the search early (`jungle engine`'s `stop`).
+    abort: Option<Arc<AtomicBool>>,
+    /// Whether the search under way saw `abort` set.
+    aborted: bool,
 }
 
 impl AlphaBeta {
@@ -52,7 +58,33 @@ impl AlphaBeta {
             tt: vec![None; 1 << TT_BITS],
             history: Vec::new(),
             nodes: 0,
+            abort: None,
+            aborted: false,
         }
+    }
+
+    /// The same player, stopping its search when `abort` is set (read about
+    /// every 1024 nodes): the move is then the best of the last depth it
+    /// finished, or depth 1's.
+    pub fn with_abort(mut self, abort: Arc<AtomicBool>) -> AlphaBeta {
+        self.abort = Some(abort);
+        self
+    }
+
+    /// Whether the last search was cut short by the abort flag.
+    pub fn was_aborted(&self) -> bool {
+        self.aborted
+    }
+
+    /// Looks at the abort flag every 1024 nodes.
+    fn should_abort(&mut self) -> bool {
+        if !self.aborted && self.nodes % 1024 == 0 {
+            self.aborted = self
+                .abort
+                .as_ref()
+                .is_some_and(|a| a.load(Ordering::Relaxed));
+        }
+        self.aborted
     }
 
     /// Nodes visited since the player was made.
@@ -85,6 +117,9 @@ impl AlphaBeta {
 
     fn negamax(&mut self, pos: &Position, depth: u32, mut alpha: i32, beta: i32, ply: u32) -> i32 {
         self.nodes += 1;
+        if self.should_abort() {
+            return 0;
+        }
         let moves = legal_moves_in_history(pos, &self.rules, &self.history);
         if let Some(score) = self.terminal(pos, !moves.is_empty(), ply) {
             return score;
@@ -177,6 +212,7 @@ impl Player for AlphaBeta {
         // The seed decides between equally good moves.
         root.shuffle(&mut self.rng);
         let mut best_score = 0;
+        self.aborted = false;
         for depth in 1..=self.depth {
             let mut alpha = -WIN - 1;
             let mut best_index = 0;
@@ -189,6 +225,12 @@ impl Player for AlphaBeta {
                     alpha = score;
                     best_index = i;
                 }
+            }
+            // An aborted depth is not finished: keep the one before. Depth
+            // 1's pick is kept even when cut short, so a move is always
+            // returned.
+            if self.aborted && depth > 1 {
+                break;
             }
             root[..=best_index].rotate_right(1);
             best_score = alpha;

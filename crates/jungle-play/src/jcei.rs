@@ -57,6 +57,14 @@ pub enum EngineError {
         /// How long it was awaited.
         timeout: Duration,
     },
+    /// The engine answered a command with an error.
+    #[error("the engine refused `{command}`: {answer}")]
+    Refused {
+        /// The command sent.
+        command: String,
+        /// Its answer.
+        answer: String,
+    },
     /// The engine named a move that is not legal.
     #[error("illegal move `{mv}` in {fen}")]
     IllegalMove {
@@ -172,7 +180,14 @@ impl Connection {
         };
         c.send(&format!("setoption name Variant value {variant}"))?;
         c.send("isready")?;
-        c.wait_for("readyok", HANDSHAKE)?;
+        // An engine that refuses the rule set would play other rules.
+        let answers = c.lines_until("readyok", HANDSHAKE)?;
+        if let Some(error) = answers.iter().find(|l| l.starts_with("info string error")) {
+            return Err(EngineError::Refused {
+                command: format!("setoption name Variant value {variant}"),
+                answer: error.clone(),
+            });
+        }
         Ok(c)
     }
 
@@ -184,12 +199,31 @@ impl Connection {
 
     /// Reads lines until one starts with `word`; returns that line.
     fn wait_for(&mut self, word: &'static str, timeout: Duration) -> Result<String, EngineError> {
+        Ok(self
+            .lines_until(word, timeout)?
+            .pop()
+            .expect("the last line read starts with the word"))
+    }
+
+    /// Reads lines until one starts with `word`; returns them all, that one
+    /// last.
+    fn lines_until(
+        &mut self,
+        word: &'static str,
+        timeout: Duration,
+    ) -> Result<Vec<String>, EngineError> {
         let deadline = std::time::Instant::now() + timeout;
+        let mut read = Vec::new();
         loop {
             let left = deadline.saturating_duration_since(std::time::Instant::now());
             match self.lines.recv_timeout(left) {
-                Ok(line) if line.split_whitespace().next() == Some(word) => return Ok(line),
-                Ok(_) => continue,
+                Ok(line) => {
+                    let done = line.split_whitespace().next() == Some(word);
+                    read.push(line);
+                    if done {
+                        return Ok(read);
+                    }
+                }
                 Err(RecvTimeoutError::Timeout) => {
                     return Err(EngineError::Timeout { word, timeout })
                 }

@@ -564,6 +564,38 @@ mod tests {
         assert!(e("jcei:engine:0").contains("move time"));
     }
 
+    /// An engine that refuses every rule set is refused before any game:
+    /// it would otherwise play under its own rules.
+    #[cfg(unix)]
+    #[test]
+    fn an_engine_that_refuses_the_rule_set_is_refused() {
+        let dir = std::env::temp_dir().join(format!("jungle-jcei-refuse-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let script = dir.join("engine.sh");
+        std::fs::write(
+            &script,
+            "#!/bin/sh\nwhile read line; do case \"$line\" in\n\
+             jcei) echo jceiok;;\n\
+             setoption*) echo 'info string error: unknown variant';;\n\
+             isready) echo readyok;;\n\
+             quit) exit 0;;\n\
+             esac; done\n",
+        )
+        .unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let e = load_player(&format!("jcei:{}:100", script.display()))
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(
+            e.contains("refused `setoption name Variant value standard`")
+                && e.contains("unknown variant"),
+            "{e}"
+        );
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
     #[test]
     fn loading_names_what_is_missing() {
         let e = |s: &str| load_player(s).err().unwrap().to_string();
