@@ -28,6 +28,29 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
     publish(path, |tmp| std::fs::write(tmp, bytes)).map_err(PublishError::into_io)
 }
 
+/// Writes `bytes` to `path` atomically, only if `path` does not exist: an
+/// existing file is never replaced (the error's kind is then
+/// [`io::ErrorKind::AlreadyExists`]). The temporary file is linked to its
+/// name, which fails when the name is taken, even by a process racing
+/// this one; where links are not supported, the name is checked and the
+/// file renamed.
+pub fn write_new(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let tmp = temporary_path(path);
+    let written = std::fs::write(&tmp, bytes)
+        .and_then(|()| File::open(&tmp)?.sync_all())
+        .and_then(|()| match std::fs::hard_link(&tmp, path) {
+            Ok(()) => std::fs::remove_file(&tmp),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Err(e),
+            Err(_) if path.exists() => Err(io::ErrorKind::AlreadyExists.into()),
+            Err(_) => std::fs::rename(&tmp, path),
+        })
+        .and_then(|()| sync_folder(path));
+    if written.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    written
+}
+
 /// Why [`publish`] failed: the writer's own error, or the file system's
 /// while flushing and renaming.
 #[derive(Debug)]
@@ -136,6 +159,17 @@ mod tests {
         assert_eq!(result.unwrap_err().into_io().to_string(), "disk full");
         assert_eq!(std::fs::read(&path).unwrap(), b"old");
         assert!(!temporary_path(&path).exists());
+    }
+
+    #[test]
+    fn a_new_file_never_replaces_one_that_exists() {
+        let dir = scratch("new");
+        let path = dir.join("shard-000000.bin");
+        write_new(&path, b"first").unwrap();
+        let e = write_new(&path, b"second").unwrap_err();
+        assert_eq!(e.kind(), io::ErrorKind::AlreadyExists);
+        assert_eq!(std::fs::read(&path).unwrap(), b"first");
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
     }
 
     #[test]

@@ -18,6 +18,9 @@ mod worker;
 pub use config::{SelfPlayConfig, SelfPlayConfigError, DEFAULT_EVAL_CACHE, MAX_EVAL_CACHE};
 pub use record::{pack_move, unpack_move, GameRecord, MoveRecord};
 pub use run::{run_selfplay, SelfPlayReport};
-pub use shard::{read_shard, shard_files, write_shard, Shard, ShardError, MAGIC, SHARD_VERSION};
+pub use shard::{
+    next_shard_index, read_shard, shard_files, write_new_shard, write_shard, Shard, ShardError,
+    MAGIC, SHARD_VERSION,
+};
 pub use stats::{shard_stats, verify_game, BadGame, ShardStats};
 pub use worker::{Job, ResultCounts, SelfPlayStats};

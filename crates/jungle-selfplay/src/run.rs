@@ -3,7 +3,7 @@
 
 use crate::config::SelfPlayConfig;
 use crate::record::GameRecord;
-use crate::shard::{next_shard_index, shard_path, write_shard, ShardError};
+use crate::shard::{next_shard_index, write_new_shard, ShardError};
 use crate::worker::{Job, SelfPlayStats};
 use jungle_mcts::Evaluator;
 use jungle_rules::Rules;
@@ -53,7 +53,7 @@ pub fn run_selfplay<E: Evaluator + Send>(
         checkpoint,
         stats,
     };
-    let mut index = next_shard_index(out);
+    let mut index = next_shard_index(out)?;
     let mut shards = Vec::new();
     let mut written = 0;
     let result = std::thread::scope(|scope| -> Result<(), ShardError> {
@@ -71,12 +71,11 @@ pub fn run_selfplay<E: Evaluator + Send>(
         drop(tx);
         let mut buffer = Vec::with_capacity(config.games_per_shard);
         let mut flush = |buffer: &mut Vec<GameRecord>| -> Result<(), ShardError> {
-            let path = shard_path(out, index);
-            write_shard(&path, rules, buffer)?;
+            let (path, next) = write_new_shard(out, index, rules, buffer)?;
             written += buffer.len() as u64;
             buffer.clear();
             shards.push(path);
-            index += 1;
+            index = next;
             Ok(())
         };
         loop {

@@ -159,10 +159,13 @@ pub fn shard_files(dir: &Path) -> Result<Vec<PathBuf>, ShardError> {
     Ok(files)
 }
 
-/// The next free shard number in `dir` (`shard-NNNNNN.bin`).
-pub fn next_shard_index(dir: &Path) -> u64 {
-    shard_files(dir)
-        .unwrap_or_default()
+/// The next free shard number in `dir` (`shard-NNNNNN.bin`); 0 for a
+/// folder that does not exist yet, an error for one that cannot be read.
+pub fn next_shard_index(dir: &Path) -> Result<u64, ShardError> {
+    if !dir.exists() {
+        return Ok(0);
+    }
+    Ok(shard_files(dir)?
         .iter()
         .filter_map(|p| {
             p.file_stem()?
@@ -172,7 +175,27 @@ pub fn next_shard_index(dir: &Path) -> u64 {
                 .ok()
         })
         .max()
-        .map_or(0, |n| n + 1)
+        .map_or(0, |n| n + 1))
+}
+
+/// Writes the games as a new shard in `dir`, numbered from `index` on:
+/// a number another process took meanwhile is skipped, never replaced.
+/// Returns the shard's path and the next free number.
+pub fn write_new_shard(
+    dir: &Path,
+    mut index: u64,
+    rules: &Rules,
+    games: &[GameRecord],
+) -> Result<(PathBuf, u64), ShardError> {
+    let bytes = encode_shard(rules, games);
+    loop {
+        let path = shard_path(dir, index);
+        match jungle_files::write_new(&path, &bytes) {
+            Ok(()) => return Ok((path, index + 1)),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => index += 1,
+            Err(e) => return Err(err(&path, e.to_string())),
+        }
+    }
 }
 
 /// The path of shard number `index` in `dir`.

@@ -233,3 +233,36 @@ fn committed_config_file_holds_the_defaults() {
     assert_eq!(file.selfplay, SelfPlayConfig::default());
     file.selfplay.validate().unwrap();
 }
+
+#[test]
+fn a_shard_never_replaces_another_and_an_unreadable_folder_is_an_error() {
+    let net = tiny_net();
+    let dir = temp_dir("no-replace");
+    play(
+        &dir,
+        &small_config(2),
+        NetEvaluator::new(&net, Rules::default()),
+        2,
+        3,
+    );
+    let first = shard_files(&dir).unwrap();
+    assert_eq!(first.len(), 1);
+    let before = std::fs::read(&first[0]).unwrap();
+    let games = read_shard(&first[0], None).unwrap().games;
+    // A writer that still thinks shard 0 is free (another process took it).
+    let (path, next) =
+        jungle_selfplay::write_new_shard(&dir, 0, &Rules::default(), &games[..1]).unwrap();
+    assert_eq!(path.file_name().unwrap(), "shard-000001.bin");
+    assert_eq!(next, 2);
+    assert_eq!(std::fs::read(&first[0]).unwrap(), before, "shard 0 kept");
+    assert_eq!(jungle_selfplay::next_shard_index(&dir).unwrap(), 2);
+    // A folder that does not exist yet starts at 0; a path that cannot be
+    // read as a folder is an error, not shard 0.
+    assert_eq!(
+        jungle_selfplay::next_shard_index(&dir.join("new")).unwrap(),
+        0
+    );
+    let e = jungle_selfplay::next_shard_index(&first[0]).unwrap_err();
+    assert!(e.to_string().contains("shard-000000.bin"), "{e}");
+    std::fs::remove_dir_all(dir).unwrap();
+}
