@@ -284,3 +284,47 @@ fn a_missing_optimizer_state_stops_a_resume() {
     assert_eq!(state(&root)["generation"], 1, "nothing was trained");
     std::fs::remove_dir_all(root).unwrap();
 }
+
+#[test]
+fn an_interrupted_evaluation_is_finished_not_skipped_or_repeated() {
+    let root = temp_dir("train-eval");
+    let one = root.join("one.toml");
+    tiny_with(&one, "generations = 2", "generations = 1");
+    let (ok, _, stderr) = train(one.to_str().unwrap(), &root, Some("t"));
+    assert!(ok, "{stderr}");
+    let matches = root.join("checkpoints/t/matches.jsonl");
+    let full = std::fs::read_to_string(&matches).unwrap();
+    let me = format!("\"a\":\"step:{}\"", state(&root)["step"]);
+    let against = |text: &str, b: &str| {
+        text.lines()
+            .filter(|l| l.contains(&me) && l.contains(&format!("\"b\":\"{b}\"")))
+            .count()
+    };
+    assert_eq!(against(&full, "greedy"), 2, "{full}");
+    // Killed before the games against greedy were written.
+    let cut: String = full
+        .lines()
+        .filter(|l| !(l.contains(&me) && l.contains("\"b\":\"greedy\"")))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(&matches, &cut).unwrap();
+    let (ok, _, stderr) = train(one.to_str().unwrap(), &root, Some("t"));
+    assert!(ok, "{stderr}");
+    let resumed = std::fs::read_to_string(&matches).unwrap();
+    assert_eq!(against(&resumed, "greedy"), 2, "{resumed}");
+    assert_eq!(
+        against(&resumed, "random"),
+        against(&full, "random"),
+        "{resumed}"
+    );
+    assert_eq!(resumed.lines().count(), full.lines().count(), "{resumed}");
+    // The same games as the first time: the seeds are the match's.
+    let greedy = |text: &str| -> Vec<String> {
+        text.lines()
+            .filter(|l| l.contains(&me) && l.contains("\"b\":\"greedy\""))
+            .map(String::from)
+            .collect()
+    };
+    assert_eq!(greedy(&resumed), greedy(&full));
+    std::fs::remove_dir_all(root).unwrap();
+}

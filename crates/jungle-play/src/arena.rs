@@ -24,6 +24,10 @@ pub struct ArenaConfig {
     pub seed: u64,
     /// The rule set.
     pub rules: Rules,
+    /// Index of the first game to play: games before it were played
+    /// earlier (a match resumed after an interruption plays the same games
+    /// it would have played, from here on).
+    pub first_game: u32,
     /// A game still running after this many plies is stopped and scored as
     /// a draw (only reachable when the draw rules are switched off).
     pub max_plies: u32,
@@ -37,6 +41,7 @@ impl ArenaConfig {
             opening_plies: 4,
             seed,
             rules,
+            first_game: 0,
             max_plies: 2000,
         }
     }
@@ -238,7 +243,7 @@ pub fn run_match(
     cfg: &ArenaConfig,
     on_game: &(dyn Fn(&MatchGame) + Sync),
 ) -> Vec<MatchGame> {
-    (0..cfg.games)
+    (cfg.first_game.min(cfg.games)..cfg.games)
         .into_par_iter()
         .map(|i| {
             let record = play_match_game(a, b, cfg, i);

@@ -109,3 +109,16 @@ fn a_match_times_every_move_each_player_chose() {
     let s = MatchSummary::new("alphabeta:3", "random", &records);
     assert!(s.a_ms_per_move > 10.0 * s.b_ms_per_move, "{s:?}");
 }
+
+#[test]
+fn a_match_resumed_at_a_game_plays_the_games_it_would_have_played() {
+    let mut cfg = ArenaConfig::new(Rules::default(), 6, 5);
+    let (a, b) = (spec("greedy"), spec("alphabeta:1"));
+    let whole = run_match(a.as_ref(), b.as_ref(), &cfg, &|_| {});
+    cfg.first_game = 4;
+    let rest = run_match(a.as_ref(), b.as_ref(), &cfg, &|_| {});
+    assert_eq!(rest.len(), 2);
+    for (r, w) in rest.iter().zip(&whole[4..]) {
+        assert_eq!((r.index, r.a_side, &r.moves), (w.index, w.a_side, &w.moves));
+    }
+}

@@ -358,11 +358,17 @@ impl Run {
         Ok(lines.into_iter().flat_map(|m| [m.a, m.b]).collect())
     }
 
-    /// Evaluates the current checkpoint if it is due and `matches.jsonl`
-    /// does not have its games yet.
+    /// How many games `matches.jsonl` holds of player `a` against `b`.
+    fn games_played(&self, a: &str, b: &str) -> Result<u32, TrainError> {
+        let (lines, _) = read_matches(&self.paths.matches())?;
+        Ok(lines.iter().filter(|m| m.a == a && m.b == b).count() as u32)
+    }
+
+    /// Evaluates the current checkpoint if it is due, playing only the
+    /// games `matches.jsonl` does not hold yet (an evaluation cut short by
+    /// a kill is finished, not skipped or repeated).
     fn evaluate_if_needed(&mut self) -> Result<(), TrainError> {
-        let name = player_name(self.state.step);
-        if self.due_for_evaluation() && !self.evaluated_players()?.contains(&name) {
+        if self.due_for_evaluation() {
             self.evaluate_and_record()?;
         }
         Ok(())
@@ -518,6 +524,7 @@ impl Run {
             Some(p) if cfg.games_vs_previous > 0 => Some((p.step, spec(p.step)?)),
             _ => None,
         };
+        let me = player_name(current_step);
         let mut opponents: Vec<(String, Box<dyn PlayerFactory>, u32)> = Vec::new();
         if let Some((step, net)) = previous {
             opponents.push((player_name(step), net, cfg.games_vs_previous));
@@ -526,12 +533,23 @@ impl Run {
             let spec = jungle_play::load_player(anchor)?;
             opponents.push((anchor.clone(), spec, cfg.games_vs_anchors));
         }
-        let total: u64 = opponents.iter().map(|o| o.2 as u64).sum();
+        let played = opponents
+            .iter()
+            .map(|(name, _, _)| self.games_played(&me, name))
+            .collect::<Result<Vec<u32>, TrainError>>()?;
+        let total: u64 = opponents
+            .iter()
+            .zip(&played)
+            .map(|(o, &p)| o.2.saturating_sub(p) as u64)
+            .sum();
+        if total == 0 {
+            return Ok(());
+        }
         let gen = self.state.generation;
         let eval_bar = bar(total, &format!("gen {gen} evaluation {{bar:30}} {{pos}}/{{len}} games [{{elapsed}} < {{eta}}] {{msg}}"), self.quiet);
-        let me = player_name(current_step);
         for (k, (name, opponent, games)) in opponents.iter().enumerate() {
-            if *games == 0 {
+            let played = played[k];
+            if played >= *games {
                 continue;
             }
             eval_bar.set_message(format!("vs {name}"));
@@ -541,6 +559,7 @@ impl Run {
                 derive_seed(self.config.run.seed, gen as u64, 100 + k as u64),
             );
             arena.opening_plies = cfg.opening_plies;
+            arena.first_game = played;
             let records = run_match(current.as_ref(), opponent.as_ref(), &arena, &|_| {
                 eval_bar.inc(1)
             });
