@@ -80,7 +80,7 @@ fn a_whole_game_through_the_pipe() {
             format!("position startpos moves {}", moves.join(" "))
         };
         e.send(&position);
-        e.send(if moves.len() % 2 == 0 {
+        e.send(if moves.len().is_multiple_of(2) {
             "go depth 2"
         } else {
             "go nodes 300"

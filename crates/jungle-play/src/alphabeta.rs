@@ -78,7 +78,7 @@ impl AlphaBeta {
 
     /// Looks at the abort flag every 1024 nodes.
     fn should_abort(&mut self) -> bool {
-        if !self.aborted && self.nodes % 1024 == 0 {
+        if !self.aborted && self.nodes.is_multiple_of(1024) {
             self.aborted = self
                 .abort
                 .as_ref()

@@ -209,7 +209,7 @@ pub fn play_match_game(
     index: u32,
 ) -> MatchGame {
     let pair = index / 2;
-    let a_side = if index % 2 == 0 {
+    let a_side = if index.is_multiple_of(2) {
         Side::South
     } else {
         Side::North

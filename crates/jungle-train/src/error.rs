@@ -44,6 +44,14 @@ pub enum TrainError {
         /// Its `state.json`.
         state: PathBuf,
     },
+    /// Another process has the run open.
+    #[error("run `{run}` is open in another process (it holds {}); wait for it or use another --run name", lock.display())]
+    Locked {
+        /// The run's name.
+        run: String,
+        /// Its lock file.
+        lock: PathBuf,
+    },
     /// A checkpoint could not be written or read.
     #[error(transparent)]
     Checkpoint(#[from] CheckpointError),

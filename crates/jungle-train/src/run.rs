@@ -184,6 +184,26 @@ fn bar(len: u64, template: &str, quiet: bool) -> ProgressBar {
     bar
 }
 
+/// Takes the run's lock (`run.lock` beside `state.json`): a second process
+/// on the same run would compute the same shard numbers and checkpoints.
+fn lock_run(paths: &RunPaths, name: &str) -> Result<std::fs::File, TrainError> {
+    let path = paths.checkpoints.join("run.lock");
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .map_err(TrainError::io(&path))?;
+    match file.try_lock() {
+        Ok(()) => Ok(file),
+        Err(std::fs::TryLockError::WouldBlock) => Err(TrainError::Locked {
+            run: name.to_string(),
+            lock: path,
+        }),
+        Err(std::fs::TryLockError::Error(e)) => Err(TrainError::io(&path)(e)),
+    }
+}
+
 /// A training run.
 pub struct Run {
     config: TrainConfig,
@@ -192,6 +212,9 @@ pub struct Run {
     state: RunState,
     trainer: Trainer,
     quiet: bool,
+    /// `run.lock`, locked while the run is open (the operating system
+    /// releases the lock when the process ends, however it ends).
+    _lock: std::fs::File,
 }
 
 impl Run {
@@ -209,6 +232,7 @@ impl Run {
         for dir in [&paths.shards, &paths.checkpoints] {
             std::fs::create_dir_all(dir).map_err(TrainError::io(dir))?;
         }
+        let lock = lock_run(&paths, name)?;
         let rules = Rules::load(&config.run.variant)?;
         let device = cpu_device();
         let state_path = paths.state();
@@ -276,6 +300,7 @@ impl Run {
             state,
             trainer,
             quiet,
+            _lock: lock,
         };
         if run.state.checkpoints.is_empty() {
             run.save_checkpoint()?;
@@ -349,7 +374,7 @@ impl Run {
     /// `[eval] every`-th generation's and the last.
     fn due_for_evaluation(&self) -> bool {
         let gen = self.state.generation;
-        gen <= 1 || gen % self.config.eval.every == 0 || self.finished()
+        gen <= 1 || gen.is_multiple_of(self.config.eval.every) || self.finished()
     }
 
     /// Names of the players with games in `matches.jsonl`.

@@ -91,7 +91,7 @@ fn play_one(
     let moves = shared_opening(cfg.opening_plies, opening_seed);
     let start = opening_for(rules, &moves, cfg.opening_plies, opening_seed);
     let first_mover = rules.start_position().side_to_move();
-    let player_first = index % 2 == 0;
+    let player_first = index.is_multiple_of(2);
     let p = player.build(rules, derive_seed(cfg.seed, index as u64, 1));
     let o = opponent.build(rules, derive_seed(cfg.seed, index as u64, 2));
     let (mut first, mut second) = if player_first { (p, o) } else { (o, p) };

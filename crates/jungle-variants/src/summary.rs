@@ -188,7 +188,7 @@ mod tests {
             variant,
             index,
             first_mover: Side::South,
-            player_first: index % 2 == 0,
+            player_first: index.is_multiple_of(2),
             result: GameEnd {
                 outcome: Some(Outcome {
                     winner,

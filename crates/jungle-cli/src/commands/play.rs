@@ -144,7 +144,7 @@ pub fn run(args: &PlayArgs) -> Result<()> {
 /// The side to move after `plies` plies from `start`.
 fn side_after(start: &Game, plies: usize) -> Side {
     let first = start.position().side_to_move();
-    if plies % 2 == 0 {
+    if plies.is_multiple_of(2) {
         first
     } else {
         !first
