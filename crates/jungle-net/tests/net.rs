@@ -513,10 +513,13 @@ fn the_survival_head_is_optional_and_old_checkpoints_load_without_it() {
 }
 
 /// A tiny network learns the best move of a few fixed positions: the den
-/// entry where one exists, else a fixed arbitrary legal move. 300 Adam steps
-/// at learning rate 3e-3 bring the policy loss from about ln(252) = 5.5 at
+/// entry where one exists, else a fixed arbitrary legal move. Adam at
+/// learning rate 3e-3 brings the policy loss from about ln(252) = 5.5 at
 /// the start to under 0.1 (every target above 90% probability), which only
-/// a network that tells the positions apart can do.
+/// a network that tells the positions apart can do: usually within 300
+/// steps; the test allows 1000, as the weights are drawn from burn's one
+/// global generator while other tests draw too, so the start differs from
+/// run to run (one start in CI needed more than 300).
 #[test]
 fn a_tiny_network_fits_known_best_moves() {
     let device = cpu_device().autodiff();
@@ -539,16 +542,18 @@ fn a_tiny_network_fits_known_best_moves() {
     let mut optim = AdamConfig::new().init();
     let mut first = None;
     let mut last = f32::MAX;
-    for _ in 0..300 {
+    let mut steps = 0;
+    while last >= 0.1 && steps < 1000 {
         let out = net.forward(x.clone());
         let loss = loss_fn.forward(out.policy, y.clone());
         last = loss.clone().into_scalar::<f32>();
         first.get_or_insert(last);
         let grads = GradientsParams::from_grads(loss.backward(), &net);
         net = optim.step(3e-3, net, grads);
+        steps += 1;
     }
     assert!(first.unwrap() > 4.0, "starts near ln(252): {first:?}");
-    assert!(last < 0.1, "policy loss after 300 steps: {last}");
+    assert!(last < 0.1, "policy loss after {steps} steps: {last}");
 }
 
 /// The fast inference path equals burn's forward pass within 1e-4, with
