@@ -377,18 +377,6 @@ impl Run {
         gen <= 1 || gen.is_multiple_of(self.config.eval.every) || self.finished()
     }
 
-    /// Names of the players with games in `matches.jsonl`.
-    fn evaluated_players(&self) -> Result<PlayerNames, TrainError> {
-        let (lines, _) = read_matches(&self.paths.matches())?;
-        Ok(lines.into_iter().flat_map(|m| [m.a, m.b]).collect())
-    }
-
-    /// How many games `matches.jsonl` holds of player `a` against `b`.
-    fn games_played(&self, a: &str, b: &str) -> Result<u32, TrainError> {
-        let (lines, _) = read_matches(&self.paths.matches())?;
-        Ok(lines.iter().filter(|m| m.a == a && m.b == b).count() as u32)
-    }
-
     /// Evaluates the current checkpoint if it is due, playing only the
     /// games `matches.jsonl` does not hold yet (an evaluation cut short by
     /// a kill is finished, not skipped or repeated).
@@ -537,7 +525,8 @@ impl Run {
         let current = spec(current_step)?;
         // The previous checkpoint that was evaluated (with `every` > 1 the
         // ones between were not).
-        let evaluated = self.evaluated_players()?;
+        let (lines, _) = read_matches(&self.paths.matches())?;
+        let evaluated: PlayerNames = lines.iter().flat_map(|m| [&m.a, &m.b]).cloned().collect();
         let previous = self
             .state
             .checkpoints
@@ -560,8 +549,8 @@ impl Run {
         }
         let played = opponents
             .iter()
-            .map(|(name, _, _)| self.games_played(&me, name))
-            .collect::<Result<Vec<u32>, TrainError>>()?;
+            .map(|(name, _, _)| lines.iter().filter(|m| m.a == me && m.b == *name).count() as u32)
+            .collect::<Vec<u32>>();
         let total: u64 = opponents
             .iter()
             .zip(&played)
