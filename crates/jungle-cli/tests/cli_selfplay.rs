@@ -37,8 +37,32 @@ fn selfplay_writes_shards_that_stats_reads_and_verifies() {
         "{stdout}"
     );
     assert!(stdout.contains("0 disagree"), "{stdout}");
-    // A second run adds shards; a damaged shard makes stats fail and name it.
+    let json = |dir: &std::path::Path| {
+        let (ok, stdout, stderr) = jungle(&["shards", "stats", dir.to_str().unwrap(), "--json"]);
+        let value: serde_json::Value = serde_json::from_str(&stdout).expect(&stdout);
+        (ok, value, stderr)
+    };
+    let (ok, report, _) = json(&shards);
+    assert!(ok);
+    assert_eq!(
+        (
+            &report["games"],
+            &report["duplicate_games"],
+            &report["good_files"]
+        ),
+        (&3.into(), &0.into(), &2.into())
+    );
+    assert_eq!(report["bad_files"], serde_json::json!([]));
+    // A second run with the same seed adds the same games again: stats
+    // counts them as repeated and fails.
     assert!(jungle(&args).0);
+    let (ok, report, stderr) = json(&shards);
+    assert!(!ok && stderr.contains("3 repeated game(s)"), "{stderr}");
+    assert_eq!(
+        (&report["games"], &report["duplicate_games"]),
+        (&6.into(), &3.into())
+    );
+    // A damaged shard makes stats fail and name it.
     let first = shards.join("shard-000000.bin");
     let mut bytes = std::fs::read(&first).unwrap();
     let mid = bytes.len() / 2;

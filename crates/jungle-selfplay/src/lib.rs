@@ -19,8 +19,8 @@ pub use config::{SelfPlayConfig, SelfPlayConfigError, DEFAULT_EVAL_CACHE, MAX_EV
 pub use record::{pack_move, unpack_move, GameRecord, MoveRecord};
 pub use run::{run_selfplay, SelfPlayReport};
 pub use shard::{
-    next_shard_index, read_shard, shard_files, write_new_shard, write_shard, Shard, ShardError,
-    MAGIC, SHARD_VERSION,
+    next_shard_index, read_shard, shard_files, shard_files_within, write_new_shard, write_shard,
+    Shard, ShardError, MAGIC, SHARD_VERSION,
 };
 pub use stats::{shard_stats, verify_game, BadGame, ShardStats};
-pub use worker::{Job, ResultCounts, SelfPlayStats};
+pub use worker::{game_seed, GameList, Job, ResultCounts, SelfPlayStats};

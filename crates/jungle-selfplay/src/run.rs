@@ -4,7 +4,7 @@
 use crate::config::SelfPlayConfig;
 use crate::record::GameRecord;
 use crate::shard::{next_shard_index, write_new_shard, ShardError};
-use crate::worker::{Job, SelfPlayStats};
+use crate::worker::{GameList, Job, SelfPlayStats};
 use jungle_mcts::Evaluator;
 use jungle_rules::Rules;
 use std::path::{Path, PathBuf};
@@ -23,17 +23,17 @@ pub struct SelfPlayReport {
     pub seconds: f64,
 }
 
-/// Plays `games` games with one worker per evaluator and writes them to
-/// `out` as shards (numbered after the ones already there). `progress` is
-/// called a few times a second with the live counters.
+/// Plays `games` (those not already played) with one worker per evaluator
+/// and writes them to `out` as shards (numbered after the ones already
+/// there). `progress` is called a few times a second with the live
+/// counters.
 #[allow(clippy::too_many_arguments)]
 pub fn run_selfplay<E: Evaluator + Send>(
     config: &SelfPlayConfig,
     rules: &Rules,
     evaluators: Vec<E>,
-    games: u64,
+    games: &GameList,
     out: &Path,
-    seed: u64,
     checkpoint: &str,
     stats: &SelfPlayStats,
     progress: &dyn Fn(&SelfPlayStats),
@@ -41,6 +41,7 @@ pub fn run_selfplay<E: Evaluator + Send>(
     std::fs::create_dir_all(out).map_err(|e| ShardError {
         path: out.to_path_buf(),
         problem: format!("cannot create the directory: {e}"),
+        damaged: false,
     })?;
     let started = Instant::now();
     let next_game = AtomicU64::new(0);
@@ -49,7 +50,6 @@ pub fn run_selfplay<E: Evaluator + Send>(
         rules,
         games,
         next_game: &next_game,
-        seed,
         checkpoint,
         stats,
     };

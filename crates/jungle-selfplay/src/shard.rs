@@ -37,12 +37,27 @@ pub struct ShardError {
     pub path: PathBuf,
     /// What was wrong.
     pub problem: String,
+    /// Whether the file itself is bad (damaged, truncated, not a shard, of
+    /// another rule set): set aside, it can be skipped. Otherwise the file
+    /// system failed (a folder or file that cannot be read or written),
+    /// which skipping would hide.
+    pub damaged: bool,
 }
 
+/// An error of the file system at `path`.
 fn err(path: &Path, problem: impl Into<String>) -> ShardError {
     ShardError {
         path: path.to_path_buf(),
         problem: problem.into(),
+        damaged: false,
+    }
+}
+
+/// An error of the file at `path` itself.
+fn damaged(path: &Path, problem: impl Into<String>) -> ShardError {
+    ShardError {
+        damaged: true,
+        ..err(path, problem)
     }
 }
 
@@ -75,7 +90,7 @@ pub fn write_shard(path: &Path, rules: &Rules, games: &[GameRecord]) -> Result<(
 pub fn decode_shard(path: &Path, bytes: &[u8]) -> Result<Shard, ShardError> {
     let header = MAGIC.len() + 4;
     if bytes.len() < header + 4 {
-        return Err(err(
+        return Err(damaged(
             path,
             format!(
                 "{} bytes is too short for a shard (truncated?)",
@@ -84,11 +99,11 @@ pub fn decode_shard(path: &Path, bytes: &[u8]) -> Result<Shard, ShardError> {
         ));
     }
     if &bytes[..MAGIC.len()] != MAGIC {
-        return Err(err(path, "wrong magic: not a jungle-zero game shard"));
+        return Err(damaged(path, "wrong magic: not a jungle-zero game shard"));
     }
     let version = u32::from_le_bytes(bytes[MAGIC.len()..header].try_into().expect("4 bytes"));
     if version != SHARD_VERSION {
-        return Err(err(
+        return Err(damaged(
             path,
             format!("format version {version}, expected {SHARD_VERSION}"),
         ));
@@ -97,19 +112,19 @@ pub fn decode_shard(path: &Path, bytes: &[u8]) -> Result<Shard, ShardError> {
     let stored = u32::from_le_bytes(tail.try_into().expect("4 bytes"));
     let actual = crc32fast::hash(content);
     if stored != actual {
-        return Err(err(
+        return Err(damaged(
             path,
             format!("checksum mismatch (stored {stored:08x}, computed {actual:08x}): the file is damaged or truncated"),
         ));
     }
     let (body, used): (Body, usize) =
         bincode::serde::decode_from_slice(&content[header..], bincode::config::standard())
-            .map_err(|e| err(path, format!("malformed records: {e}")))?;
+            .map_err(|e| damaged(path, format!("malformed records: {e}")))?;
     if used != content.len() - header {
-        return Err(err(path, "trailing bytes after the records"));
+        return Err(damaged(path, "trailing bytes after the records"));
     }
     if body.game_count as usize != body.games.len() {
-        return Err(err(
+        return Err(damaged(
             path,
             format!(
                 "header says {} games, found {}",
@@ -130,7 +145,7 @@ pub fn read_shard(path: &Path, expected_rules: Option<&Rules>) -> Result<Shard, 
     let shard = decode_shard(path, &bytes)?;
     if let Some(expected) = expected_rules {
         if &shard.rules != expected {
-            return Err(err(
+            return Err(damaged(
                 path,
                 format!(
                     "played under another rule set ({}) than expected ({})",
@@ -155,6 +170,21 @@ pub fn shard_files(dir: &Path) -> Result<Vec<PathBuf>, ShardError> {
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "bin"))
         .collect();
+    files.sort();
+    Ok(files)
+}
+
+/// The shard files under `dir` and its subfolders (a run keeps one
+/// folder per generation), sorted by path.
+pub fn shard_files_within(dir: &Path) -> Result<Vec<PathBuf>, ShardError> {
+    let mut files = shard_files(dir)?;
+    let entries = std::fs::read_dir(dir).map_err(|e| err(dir, e.to_string()))?;
+    for entry in entries {
+        let path = entry.map_err(|e| err(dir, e.to_string()))?.path();
+        if path.is_dir() {
+            files.extend(shard_files_within(&path)?);
+        }
+    }
     files.sort();
     Ok(files)
 }

@@ -2,9 +2,10 @@
 //! a check of every file (and, on request, a replay of every game).
 
 use crate::record::{unpack_move, GameRecord};
-use crate::shard::{read_shard, shard_files, ShardError};
+use crate::shard::{read_shard, shard_files_within, ShardError};
 use jungle_rules::{EndReason, FenError, Game, GameError, Move, Outcome, Rules, Side};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
+use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
 
 /// What a shard directory holds.
@@ -30,6 +31,9 @@ pub struct ShardStats {
     pub rule_sets: Vec<(Rules, u64)>,
     /// Games whose replay disagreed with the record (only with `verify`).
     pub bad_games: Vec<String>,
+    /// Games found more than once (same seed, start and moves), counted
+    /// once per extra copy: a game played or written twice.
+    pub duplicate_games: u64,
 }
 
 impl ShardStats {
@@ -147,10 +151,23 @@ pub fn verify_game(record: &GameRecord, rules: &Rules) -> Result<(), BadGame> {
     Ok(())
 }
 
-/// Reads every shard of `dir`; with `verify`, replays every game too.
+/// What makes a game the same game: its seed, start and moves.
+fn game_identity(game: &GameRecord) -> u64 {
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    game.seed.hash(&mut hasher);
+    game.start_fen.hash(&mut hasher);
+    for m in &game.moves {
+        m.mv.hash(&mut hasher);
+    }
+    hasher.finish()
+}
+
+/// Reads every shard of `dir` and its subfolders (a run's generation
+/// folders); with `verify`, replays every game too.
 pub fn shard_stats(dir: &Path, verify: bool) -> Result<ShardStats, ShardError> {
     let mut stats = ShardStats::default();
-    for path in shard_files(dir)? {
+    let mut seen = HashSet::new();
+    for path in shard_files_within(dir)? {
         let shard = match read_shard(&path, None) {
             Ok(shard) => shard,
             Err(e) => {
@@ -167,6 +184,9 @@ pub fn shard_stats(dir: &Path, verify: bool) -> Result<ShardStats, ShardError> {
         }
         for (i, game) in shard.games.iter().enumerate() {
             stats.games += 1;
+            if !seen.insert(game_identity(game)) {
+                stats.duplicate_games += 1;
+            }
             stats.plies += game.plies() as u64;
             stats.positions += game.positions() as u64;
             stats.max_plies = stats.max_plies.max(game.plies());

@@ -9,6 +9,7 @@ use jungle_play::opening::{derive_seed, random_opening};
 use jungle_rules::{Game, Rules, Side};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
@@ -64,18 +65,67 @@ impl SelfPlayStats {
     }
 }
 
+/// The games of a self-play job: `count` games numbered from 0, game `i`
+/// seeded by [`game_seed`]`(seed, i)`, less those already played (a job
+/// resumed after a kill plays only the games its shards lack, so none is
+/// played twice and each is the game it would have been).
+#[derive(Clone, Debug, Default)]
+pub struct GameList {
+    /// Games in all.
+    pub count: u64,
+    /// Seed from which every game's seed derives.
+    pub seed: u64,
+    /// Numbers of the games already played.
+    pub played: HashSet<u64>,
+}
+
+impl GameList {
+    /// `count` games, none played yet.
+    pub fn new(count: u64, seed: u64) -> GameList {
+        GameList {
+            count,
+            seed,
+            played: HashSet::new(),
+        }
+    }
+
+    /// Marks as played the games whose seeds are in `seeds` (the seeds
+    /// of the games found in the job's shards); returns how many of
+    /// `seeds` are games of this list.
+    pub fn mark_played(&mut self, seeds: impl IntoIterator<Item = u64>) -> u64 {
+        let numbers: HashMap<u64, u64> = (0..self.count)
+            .map(|i| (game_seed(self.seed, i), i))
+            .collect();
+        let mut found = 0;
+        for seed in seeds {
+            if let Some(&i) = numbers.get(&seed) {
+                found += u64::from(self.played.insert(i));
+            }
+        }
+        found
+    }
+
+    /// Games still to play.
+    pub fn remaining(&self) -> u64 {
+        self.count - self.played.len() as u64
+    }
+}
+
+/// The seed of game number `index` of a job seeded `seed`.
+pub fn game_seed(seed: u64, index: u64) -> u64 {
+    derive_seed(seed, index, 7)
+}
+
 /// What every worker shares: settings, rules, the game counter.
 pub struct Job<'a> {
     /// Settings.
     pub config: &'a SelfPlayConfig,
     /// The rule set of every game.
     pub rules: &'a Rules,
-    /// Games to play in all.
-    pub games: u64,
-    /// Index of the next game to start (shared by the workers).
+    /// The games to play.
+    pub games: &'a GameList,
+    /// Number of the next game to start (shared by the workers).
     pub next_game: &'a AtomicU64,
-    /// Seed from which every game's seed derives.
-    pub seed: u64,
     /// Name of the network, stored in each record.
     pub checkpoint: &'a str,
     /// Counters for progress.
@@ -96,11 +146,16 @@ struct Slot {
 impl Job<'_> {
     /// Claims the next game and sets it up, or `None` when all are claimed.
     fn new_slot(&self) -> Option<Slot> {
-        let index = self.next_game.fetch_add(1, Ordering::Relaxed);
-        if index >= self.games {
-            return None;
-        }
-        let seed = derive_seed(self.seed, index, 7);
+        let index = loop {
+            let index = self.next_game.fetch_add(1, Ordering::Relaxed);
+            if index >= self.games.count {
+                return None;
+            }
+            if !self.games.played.contains(&index) {
+                break index;
+            }
+        };
+        let seed = game_seed(self.games.seed, index);
         let rules = self.rules.clone();
         let start_fen = rules.start_position().to_fen();
         let game = random_opening(

@@ -1,12 +1,13 @@
 //! Self-play end to end on a tiny network: determinism, batching, shard
 //! integrity, and replays that reproduce every recorded result.
 
-use jungle_mcts::{EvalInput, Evaluation, Evaluator};
+use jungle_mcts::{EvalInput, Evaluation, Evaluator, HeuristicEvaluator};
 use jungle_net::{cpu_device, NetConfig, NetEvaluator, PolicyValueNet};
 use jungle_rules::Rules;
 use jungle_selfplay::shard::encode_shard;
 use jungle_selfplay::{
-    read_shard, run_selfplay, shard_files, shard_stats, verify_game, SelfPlayConfig, SelfPlayStats,
+    read_shard, run_selfplay, shard_files, shard_stats, verify_game, GameList, SelfPlayConfig,
+    SelfPlayStats,
 };
 use std::path::{Path, PathBuf};
 
@@ -53,9 +54,8 @@ fn play<E: Evaluator + Send>(
         cfg,
         &Rules::default(),
         vec![evaluator],
-        games,
+        &GameList::new(games, seed),
         dir,
-        seed,
         "tiny",
         &stats,
         &|_| {},
@@ -122,6 +122,57 @@ fn replays_reproduce_results_and_targets_are_distributions() {
     std::fs::remove_dir_all(dir).unwrap();
 }
 
+fn games_in(dir: &Path) -> Vec<jungle_selfplay::GameRecord> {
+    shard_files(dir)
+        .unwrap()
+        .iter()
+        .flat_map(|p| read_shard(p, None).unwrap().games)
+        .collect()
+}
+
+#[test]
+fn a_resumed_job_plays_only_its_missing_games_and_stats_count_duplicates() {
+    let (full, part) = (temp_dir("resume-full"), temp_dir("resume-part"));
+    let cfg = small_config(2);
+    play(&full, &cfg, HeuristicEvaluator, 5, 5);
+    let all = games_in(&full);
+    assert_eq!(all.len(), 5);
+    let mut list = GameList::new(5, 5);
+    let kept = [&all[1], &all[3]];
+    assert_eq!(list.mark_played(kept.iter().map(|g| g.seed)), 2);
+    // Seeds of other jobs are not games of this one.
+    assert_eq!(list.mark_played([1, 2, 3]), 0);
+    assert_eq!(list.remaining(), 3);
+    let stats = SelfPlayStats::default();
+    run_selfplay(
+        &cfg,
+        &Rules::default(),
+        vec![HeuristicEvaluator],
+        &list,
+        &part,
+        "tiny",
+        &stats,
+        &|_| {},
+    )
+    .unwrap();
+    let rest = games_in(&part);
+    assert_eq!(rest.len(), 3);
+    for game in &rest {
+        assert!(
+            all.contains(game),
+            "game {} is not the one it would have been",
+            game.seed
+        );
+        assert!(!kept.contains(&game), "game {} was played again", game.seed);
+    }
+    assert_eq!(shard_stats(&part, false).unwrap().duplicate_games, 0);
+    // The first job's shards beside the second's: the three games are there twice.
+    std::fs::rename(&full, part.join("first")).unwrap();
+    let both = shard_stats(&part, false).unwrap();
+    assert_eq!((both.games, both.duplicate_games), (8, 3));
+    std::fs::remove_dir_all(part).unwrap();
+}
+
 #[test]
 fn a_tampered_replay_is_caught() {
     let net = tiny_net();
@@ -167,6 +218,12 @@ fn damaged_truncated_and_foreign_shards_are_rejected() {
     check("flipped.bin", &flipped, None, "checksum");
     check("truncated.bin", &bytes[..bytes.len() - 9], None, "checksum");
     check("tiny.bin", &bytes[..5], None, "too short");
+    assert!(read_shard(&dir.join("tiny.bin"), None).unwrap_err().damaged);
+    assert!(
+        !read_shard(&dir.join("missing.bin"), None)
+            .unwrap_err()
+            .damaged
+    );
     let mut magic = bytes.clone();
     magic[0] = b'X';
     check("magic.bin", &magic, None, "magic");

@@ -167,6 +167,46 @@ pub const EXPERIMENTAL: [(&str, &[&str]); 5] = [
     ("exchange_planes", &["net", "exchange_planes"]),
 ];
 
+/// The keys a resumed run may change from the config it was started with:
+/// how long it goes and how self-play's work is spread over threads and
+/// files. Any other change (rules, network, optimiser, window, search,
+/// evaluation, seed) would make one run out of two different ones, so a
+/// resume that asks for it is refused ([`TrainConfig::changes`]).
+pub const SAFE_ON_RESUME: [&str; 6] = [
+    "run.generations",
+    "run.minutes",
+    "selfplay.workers",
+    "selfplay.games_in_flight",
+    "selfplay.games_per_shard",
+    "selfplay.eval_cache",
+];
+
+/// One key that differs between two configs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ConfigChange {
+    /// The dotted key, as `--set` names it (`train.learning_rate`).
+    pub key: String,
+    /// Its value in the first config (`None`: absent).
+    pub old: Option<toml::Value>,
+    /// Its value in the second.
+    pub new: Option<toml::Value>,
+}
+
+impl ConfigChange {
+    /// Whether a resumed run may make this change ([`SAFE_ON_RESUME`]).
+    pub fn is_safe_on_resume(&self) -> bool {
+        SAFE_ON_RESUME.contains(&self.key.as_str())
+    }
+}
+
+impl std::fmt::Display for ConfigChange {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let show =
+            |v: &Option<toml::Value>| v.as_ref().map_or("(none)".to_string(), |v| v.to_string());
+        write!(f, "{} {} -> {}", self.key, show(&self.old), show(&self.new))
+    }
+}
+
 /// Why a config was refused; names the config and the key.
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
@@ -285,6 +325,37 @@ impl TrainConfig {
             }
             None => TrainConfig::layered("", "configs/default.toml (embedded)", sets),
         }
+    }
+
+    /// The config as a layer ([`TrainConfig::layered`]'s text): every key,
+    /// the experiments' under `[experimental]` where a user's file names them.
+    pub fn to_layer(&self) -> String {
+        let mut table = toml::Table::try_from(self).expect("a config serialises to toml");
+        // Not a key of a config file: self-play sets each search's budget.
+        layers::remove(&mut table, &["selfplay", "search", "simulations"]);
+        let mut experimental = toml::Table::new();
+        for (key, path) in EXPERIMENTAL {
+            if let Some(value) = layers::remove(&mut table, path) {
+                experimental.insert(key.to_string(), value);
+            }
+        }
+        table.insert("experimental".to_string(), toml::Value::Table(experimental));
+        toml::to_string(&table).expect("a table serialises")
+    }
+
+    /// This config (a run's own, from its `state.json`) with `sets` over it.
+    pub fn with_sets(&self, origin: &str, sets: &[String]) -> Result<TrainConfig, ConfigError> {
+        TrainConfig::layered(&self.to_layer(), origin, sets)
+    }
+
+    /// The keys whose values differ from `self` to `new`, in key order.
+    pub fn changes(&self, new: &TrainConfig) -> Vec<ConfigChange> {
+        let table =
+            |c: &TrainConfig| toml::Table::try_from(c).expect("a config serialises to toml");
+        layers::changes(&table(self), &table(new))
+            .into_iter()
+            .map(|(key, old, new)| ConfigChange { key, old, new })
+            .collect()
     }
 
     /// The embedded default config.
@@ -659,6 +730,45 @@ mod tests {
             e.contains("simulations") && e.contains("full_simulations"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn a_stored_config_reads_back_whole_and_changes_name_their_keys() {
+        for text in [DEFAULT_CONFIG, TINY_CONFIG] {
+            let cfg = TrainConfig::from_toml(text, "x").unwrap();
+            assert_eq!(cfg.with_sets("stored", &[]).unwrap(), cfg);
+            assert!(cfg.changes(&cfg).is_empty());
+        }
+        let tiny = TrainConfig::from_toml(TINY_CONFIG, "tiny").unwrap();
+        let sets = [
+            "run.generations=5".to_string(),
+            "train.learning_rate=0.5".to_string(),
+            "experimental.draw_value=-0.25".to_string(),
+        ];
+        let changed = tiny.with_sets("stored", &sets).unwrap();
+        assert_eq!(changed.run.generations, 5);
+        assert_eq!(changed.selfplay.search.draw_value, -0.25);
+        let changes = tiny.changes(&changed);
+        let keys: Vec<&str> = changes.iter().map(|c| c.key.as_str()).collect();
+        assert_eq!(
+            keys,
+            [
+                "run.generations",
+                "selfplay.search.draw_value",
+                "train.learning_rate"
+            ]
+        );
+        let safe: Vec<bool> = changes
+            .iter()
+            .map(ConfigChange::is_safe_on_resume)
+            .collect();
+        assert_eq!(safe, [true, false, false]);
+        assert!(changes[2].to_string().ends_with("-> 0.5"), "{}", changes[2]);
+        let e = tiny
+            .with_sets("stored", &["train.learnin_rate=1".to_string()])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("stored") && e.contains("learnin_rate"), "{e}");
     }
 
     #[test]

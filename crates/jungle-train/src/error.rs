@@ -6,7 +6,7 @@ use jungle_play::elo::EloError;
 use jungle_play::SpecError;
 use jungle_plot::PlotError;
 use jungle_rules::RulesError;
-use jungle_selfplay::{BadGame, ShardError};
+use jungle_selfplay::ShardError;
 use std::path::PathBuf;
 
 /// Why a run could not go on.
@@ -36,13 +36,23 @@ pub enum TrainError {
         /// serde's message.
         source: serde_json::Error,
     },
-    /// A run that exists was started with another network or rule set.
-    #[error("run `{run}` was started with another network or variant ({}); use another --run name", state.display())]
-    OtherRun {
+    /// A resume asked to change keys of the run's config that a resumed
+    /// run may not change.
+    #[error(
+        "run `{run}` was started with another config ({}): {}; a resumed run \
+         may change only {}. Resume without --config to use the run's own \
+         config, or start another --run",
+        state.display(),
+        changes.join(", "),
+        crate::config::SAFE_ON_RESUME.join(", ")
+    )]
+    ConfigChanged {
         /// The run's name.
         run: String,
         /// Its `state.json`.
         state: PathBuf,
+        /// The refused changes, `key old -> new`.
+        changes: Vec<String>,
     },
     /// Another process has the run open.
     #[error("run `{run}` is open in another process (it holds {}); wait for it or use another --run name", lock.display())]
@@ -66,16 +76,6 @@ pub enum TrainError {
     /// A shard could not be written or read.
     #[error(transparent)]
     Shard(#[from] ShardError),
-    /// A game in a shard does not replay.
-    #[error("{} game {game}: {source}", path.display())]
-    Game {
-        /// The shard.
-        path: PathBuf,
-        /// The game's index in the shard.
-        game: usize,
-        /// What is wrong with the game.
-        source: BadGame,
-    },
     /// Self-play's evaluators could not be built.
     #[error("[selfplay] {0}")]
     ValueTerms(#[from] ValueTermsError),

@@ -143,6 +143,49 @@ pub fn insert(table: &mut Table, path: &[&str], value: Value) {
         .insert(last.to_string(), value);
 }
 
+/// Removes and returns the value at `path`, if the path leads to one.
+pub fn remove(table: &mut Table, path: &[&str]) -> Option<Value> {
+    let (last, sections) = path.split_last()?;
+    let mut here = table;
+    for section in sections {
+        here = match here.get_mut(*section)? {
+            Value::Table(t) => t,
+            _ => return None,
+        };
+    }
+    here.remove(*last)
+}
+
+/// The dotted keys whose values differ between `old` and `new`, with both
+/// values (`None` where a side lacks the key): tables are compared key by
+/// key, other values (arrays too) whole.
+pub fn changes(old: &Table, new: &Table) -> Vec<(String, Option<Value>, Option<Value>)> {
+    let mut found = Vec::new();
+    changes_below(old, new, "", &mut found);
+    found
+}
+
+fn changes_below(
+    old: &Table,
+    new: &Table,
+    prefix: &str,
+    found: &mut Vec<(String, Option<Value>, Option<Value>)>,
+) {
+    let mut keys: Vec<&String> = old.keys().chain(new.keys()).collect();
+    keys.sort();
+    keys.dedup();
+    for key in keys {
+        let path = format!("{prefix}{key}");
+        match (old.get(key), new.get(key)) {
+            (Some(Value::Table(o)), Some(Value::Table(n))) => {
+                changes_below(o, n, &format!("{path}."), found)
+            }
+            (o, n) if o != n => found.push((path, o.cloned(), n.cloned())),
+            _ => {}
+        }
+    }
+}
+
 /// The first key of `given` (depth first, in order) that `known` lacks:
 /// tables are compared key by key, other values not looked into.
 pub fn unknown_key(given: &Table, known: &Table) -> Option<LayerError> {
@@ -241,6 +284,22 @@ mod tests {
             .unwrap()
             .to_string();
         assert!(e.contains("`trian`"), "{e}");
+    }
+
+    #[test]
+    fn changes_name_each_differing_key_and_remove_takes_one_out() {
+        let old = table("[run]\nseed = 1\nminutes = 5\n[eval]\nanchors = [\"a\"]\n");
+        let mut new = table("[run]\nseed = 2\nminutes = 5\n[eval]\nanchors = [\"a\", \"b\"]\n");
+        let found: Vec<String> = changes(&old, &new).into_iter().map(|c| c.0).collect();
+        assert_eq!(found, ["eval.anchors", "run.seed"]);
+        assert_eq!(remove(&mut new, &["run", "seed"]), Some(Value::Integer(2)));
+        assert_eq!(remove(&mut new, &["run", "seed"]), None);
+        assert_eq!(remove(&mut new, &["eval", "anchors", "x"]), None);
+        let found = changes(&old, &new);
+        assert_eq!(
+            found[1],
+            ("run.seed".to_string(), Some(Value::Integer(1)), None)
+        );
     }
 
     #[test]

@@ -2,7 +2,8 @@
 //!
 //! Training for jungle-zero: the config ([`config`]), the replay window
 //! ([`window`]) of training samples with mirror augmentation ([`samples`]),
-//! the training step in burn ([`step`]), evaluation records ([`matches`]),
+//! the training step in burn ([`step`]), the run's shards by generation
+//! ([`generations`]), evaluation records ([`matches`]),
 //! plots ([`plots`]) and the resumable self-play -> train -> evaluate loop
 //! of `jungle train` ([`run`]). Configs are layered over the embedded
 //! default ([`layers`]); every error is a [`TrainError`].
@@ -11,6 +12,7 @@
 
 pub mod config;
 mod error;
+pub mod generations;
 pub mod layers;
 pub mod losses;
 pub mod matches;

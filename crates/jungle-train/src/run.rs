@@ -1,15 +1,20 @@
 //! The main job: generations of self-play -> training -> evaluation, with
 //! checkpoints, `matches.jsonl`, Elo and plots, resumable at any point.
 //!
-//! Layout for a run NAME under ROOT: shards in `ROOT/data/NAME/shards/`;
-//! checkpoints (`<step>.bpk`, `<step>.json`, `<step>.optim.bpk`),
-//! `state.json`, `matches.jsonl`, `elo.csv` and the plots in
-//! `ROOT/checkpoints/NAME/`. `state.json` is rewritten (atomically) after
-//! each finished phase; a killed run restarts from the last checkpoint it
-//! names, keeping every shard written since.
+//! Layout for a run NAME under ROOT: shards in
+//! `ROOT/data/NAME/shards/gen-NNNNNN/` ([`crate::generations`]), bad ones
+//! in `ROOT/data/NAME/quarantine/`; checkpoints (`<step>.bpk`,
+//! `<step>.json`, `<step>.optim.bpk`), `state.json`, `matches.jsonl`,
+//! `elo.csv` and the plots in `ROOT/checkpoints/NAME/`. `state.json` is
+//! rewritten (atomically) after each finished phase; a killed run restarts
+//! from the last checkpoint it names, keeping the games of a generation
+//! it had not finished and playing only the missing ones.
 
 use crate::config::TrainConfig;
 use crate::error::TrainError;
+use crate::generations::{
+    generation_folder, partial_folder, publish_generation, quarantine, window_files,
+};
 use crate::losses::Losses;
 use crate::matches::{append_matches, read_matches, MatchLine};
 use crate::plots::{plot_elo, plot_losses, plot_selfplay, EloPoint, LossPoint, SelfPlayPoint};
@@ -22,7 +27,9 @@ use jungle_play::elo::{fit_elo, Rating};
 use jungle_play::opening::derive_seed;
 use jungle_play::{NetSpec, PlayerFactory, PlayerSpec};
 use jungle_rules::Rules;
-use jungle_selfplay::{run_selfplay, SelfPlayStats};
+use jungle_selfplay::{
+    read_shard, run_selfplay, shard_files, shard_stats, GameList, SelfPlayStats, ShardStats,
+};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
@@ -132,8 +139,10 @@ struct PhaseTimes {
 /// Where a run lives.
 #[derive(Clone, Debug)]
 pub struct RunPaths {
-    /// `ROOT/data/NAME/shards`.
+    /// `ROOT/data/NAME/shards`: a folder per generation ([`crate::generations`]).
     pub shards: PathBuf,
+    /// `ROOT/data/NAME/quarantine`: shards that failed their check.
+    pub quarantine: PathBuf,
     /// `ROOT/checkpoints/NAME`.
     pub checkpoints: PathBuf,
 }
@@ -143,6 +152,7 @@ impl RunPaths {
     pub fn new(root: &Path, name: &str) -> RunPaths {
         RunPaths {
             shards: root.join("data").join(name).join("shards"),
+            quarantine: root.join("data").join(name).join("quarantine"),
             checkpoints: root.join("checkpoints").join(name),
         }
     }
@@ -218,9 +228,11 @@ pub struct Run {
 }
 
 impl Run {
-    /// Opens run `name` under `root`: resumes it if `state.json` exists (the
-    /// architecture and rule set must match `config`), else starts it from a
-    /// freshly initialised network (checkpoint step 0).
+    /// Opens run `name` under `root`: resumes it if `state.json` exists
+    /// (`config` may differ from the run's own only in the keys of
+    /// [`crate::config::SAFE_ON_RESUME`], and becomes the run's config;
+    /// see [`run_config`]), else starts it from a freshly initialised
+    /// network (checkpoint step 0).
     pub fn open(
         root: &Path,
         name: &str,
@@ -237,12 +249,23 @@ impl Run {
         let device = cpu_device();
         let state_path = paths.state();
         let (state, trainer) = if state_path.exists() {
-            let state = read_state(&paths)?;
-            if state.config.net != config.net || state.config.run.variant != config.run.variant {
-                return Err(TrainError::OtherRun {
+            let mut state = read_state(&paths)?;
+            let changes = state.config.changes(&config);
+            let refused: Vec<String> = changes
+                .iter()
+                .filter(|c| !c.is_safe_on_resume())
+                .map(ToString::to_string)
+                .collect();
+            if !refused.is_empty() {
+                return Err(TrainError::ConfigChanged {
                     run: name.to_string(),
                     state: state_path,
+                    changes: refused,
                 });
+            }
+            if !changes.is_empty() {
+                state.config = config.clone();
+                write_json_atomically(&state_path, &state)?;
             }
             let prefix = paths.checkpoint(state.step);
             // Loaded straight onto the autodiff device, so its parameters
@@ -393,38 +416,16 @@ impl Run {
         let cfg = self.config.clone();
         let started = Instant::now();
 
-        // Self-play with the current network.
-        let net = self.trainer.inference_net();
-        let stats = SelfPlayStats::default();
-        let evaluators = cfg.selfplay.evaluators(&net, &self.rules, &stats.cache)?;
-        let sp_bar = bar(
-            cfg.run.games_per_generation,
-            &format!("gen {gen} self-play {{bar:30}} {{pos}}/{{len}} games [{{elapsed}} < {{eta}}] {{msg}}"),
-            self.quiet,
-        );
-        run_selfplay(
-            &cfg.selfplay,
-            &self.rules,
-            evaluators,
-            cfg.run.games_per_generation,
-            &self.paths.shards,
-            derive_seed(cfg.run.seed, gen as u64, 1),
-            &player_name(self.state.step),
-            &stats,
-            &|s| {
-                sp_bar.set_position(s.games.load(Ordering::Relaxed));
-                sp_bar.set_message(format!("{} positions", s.positions.load(Ordering::Relaxed)));
-            },
-        )?;
-        sp_bar.finish_and_clear();
+        // Self-play with the current network, into the generation's folder.
+        let games = self.play_generation(gen)?;
         let selfplay_seconds = started.elapsed().as_secs_f64();
-        let new_positions = stats.positions.load(Ordering::Relaxed);
+        let new_positions = games.positions;
         let selfplay_record = SelfPlayRecord {
             generation: gen,
             step: self.state.step,
-            games: stats.games.load(Ordering::Relaxed),
-            draws: stats.results.draws.load(Ordering::Relaxed),
-            plies: stats.plies.load(Ordering::Relaxed),
+            games: games.games,
+            draws: games.results[1],
+            plies: games.plies,
         };
         self.state.games += selfplay_record.games;
         self.state.positions_ever += new_positions;
@@ -437,13 +438,18 @@ impl Run {
             t.window_max_positions,
             self.state.positions_ever,
         );
+        let files = window_files(&self.paths.shards, gen)?;
         let window = ReplayWindow::load(
-            &self.paths.shards,
+            &files,
+            &self.paths.quarantine,
             &self.rules,
             self.config.net.encoding(),
             size,
             self.config.train.value_search_weight as f32,
         )?;
+        for q in window.quarantined() {
+            self.warn(&q.to_string());
+        }
         let steps = ((new_positions as f64 * t.sample_reuse / t.batch_size as f64).ceil() as usize)
             .clamp(t.min_steps, t.max_steps);
         let mut rng = ChaCha8Rng::seed_from_u64(derive_seed(cfg.run.seed, gen as u64, 2));
@@ -496,9 +502,88 @@ impl Run {
         };
         let ratings = self.report()?;
         if !self.quiet {
-            self.print_generation(&stats, window.len(), steps, &ratings, &times);
+            self.print_generation(new_positions, window.len(), steps, &ratings, &times);
         }
         Ok(())
+    }
+
+    /// Plays generation `gen`'s self-play into its partial folder and
+    /// publishes it; returns what the published folder holds. A generation
+    /// published before a kill is taken as it is; a partial one keeps its
+    /// games and plays only the missing ones.
+    fn play_generation(&mut self, gen: u32) -> Result<ShardStats, TrainError> {
+        let cfg = self.config.clone();
+        let shards = &self.paths.shards;
+        let folder = generation_folder(shards, gen);
+        if !folder.exists() {
+            let partial = partial_folder(shards, gen);
+            let mut games = GameList::new(
+                cfg.run.games_per_generation,
+                derive_seed(cfg.run.seed, gen as u64, 1),
+            );
+            if partial.exists() {
+                let seeds = self.played_seeds(&partial)?;
+                games.mark_played(seeds);
+            }
+            std::fs::create_dir_all(&partial).map_err(TrainError::io(&partial))?;
+            if games.remaining() > 0 {
+                self.selfplay(gen, &games, &partial)?;
+            }
+            publish_generation(shards, gen).map_err(TrainError::io(&partial))?;
+        }
+        Ok(shard_stats(&folder, false)?)
+    }
+
+    /// The seeds of the games in a partial generation's shards; a shard
+    /// that fails its check is quarantined (its games are played again).
+    fn played_seeds(&self, partial: &Path) -> Result<Vec<u64>, TrainError> {
+        let mut seeds = Vec::new();
+        for path in shard_files(partial)? {
+            match read_shard(&path, Some(&self.rules)) {
+                Ok(shard) => seeds.extend(shard.games.iter().map(|g| g.seed)),
+                Err(e) if e.damaged => {
+                    let q = quarantine(&path, &self.paths.quarantine, &e.problem)
+                        .map_err(TrainError::io(&self.paths.quarantine))?;
+                    self.warn(&q.to_string());
+                }
+                Err(e) => return Err(e.into()),
+            }
+        }
+        Ok(seeds)
+    }
+
+    /// Plays `games` with the current network into `out`.
+    fn selfplay(&self, gen: u32, games: &GameList, out: &Path) -> Result<(), TrainError> {
+        let cfg = &self.config;
+        let net = self.trainer.inference_net();
+        let stats = SelfPlayStats::default();
+        let evaluators = cfg.selfplay.evaluators(&net, &self.rules, &stats.cache)?;
+        let sp_bar = bar(
+            games.remaining(),
+            &format!("gen {gen} self-play {{bar:30}} {{pos}}/{{len}} games [{{elapsed}} < {{eta}}] {{msg}}"),
+            self.quiet,
+        );
+        run_selfplay(
+            &cfg.selfplay,
+            &self.rules,
+            evaluators,
+            games,
+            out,
+            &player_name(self.state.step),
+            &stats,
+            &|s| {
+                sp_bar.set_position(s.games.load(Ordering::Relaxed));
+                sp_bar.set_message(format!("{} positions", s.positions.load(Ordering::Relaxed)));
+            },
+        )?;
+        sp_bar.finish_and_clear();
+        Ok(())
+    }
+
+    /// A warning on stderr (shown even when quiet: it names a file the
+    /// user should look at).
+    fn warn(&self, message: &str) {
+        eprintln!("warning: {message}");
     }
 
     /// Evaluates the current checkpoint, counts the time as run time and
@@ -607,7 +692,7 @@ impl Run {
 
     fn print_generation(
         &self,
-        stats: &SelfPlayStats,
+        positions: u64,
         window: usize,
         steps: usize,
         ratings: &[Rating],
@@ -629,7 +714,7 @@ impl Run {
             s.games,
             100.0 * sp.draw_rate(),
             sp.mean_plies(),
-            stats.positions.load(Ordering::Relaxed),
+            positions,
             window,
             steps,
             s.step,
@@ -719,6 +804,25 @@ pub fn report(paths: &RunPaths, state: &RunState) -> Result<Vec<Rating>, TrainEr
         plot_selfplay(&paths.checkpoints, &games)?;
     }
     Ok(ratings)
+}
+
+/// The config to open run `name` under `root` with: for a run that
+/// exists and no `file`, the run's own config from its `state.json` (with
+/// `sets` over it); otherwise `file` (or the embedded default) with `sets`
+/// over it, as for a new run ([`TrainConfig::load`]).
+pub fn run_config(
+    root: &Path,
+    name: &str,
+    file: Option<&Path>,
+    sets: &[String],
+) -> Result<TrainConfig, TrainError> {
+    let paths = RunPaths::new(root, name);
+    if file.is_none() && paths.state().exists() {
+        let state = read_state(&paths)?;
+        let origin = format!("run `{name}`'s config ({})", paths.state().display());
+        return Ok(state.config.with_sets(&origin, sets)?);
+    }
+    Ok(TrainConfig::load(file, sets)?)
 }
 
 /// Reads a run's `state.json`.

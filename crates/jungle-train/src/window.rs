@@ -2,18 +2,20 @@
 //! random (with random mirroring) for each training batch.
 
 use crate::error::TrainError;
+use crate::generations::{quarantine, Quarantined};
 use crate::samples::{game_positions, Batch, TrainingPosition};
 use jungle_net::encoding::Encoding;
 use jungle_rules::Rules;
-use jungle_selfplay::{read_shard, shard_files};
+use jungle_selfplay::read_shard;
 use rand::Rng;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// The newest positions, up to a size.
 pub struct ReplayWindow {
     positions: Vec<TrainingPosition>,
     rules: Rules,
     encoding: Encoding,
+    quarantined: Vec<Quarantined>,
 }
 
 /// The window size for a run that has made `positions_ever` positions:
@@ -24,32 +26,35 @@ pub fn window_size(min: usize, growth: f64, max: usize, positions_ever: u64) -> 
 }
 
 impl ReplayWindow {
-    /// Reads shards from the newest back until `size` positions are in,
-    /// their value targets blended with `search_weight` of the search's
-    /// root value ([`TrainingPosition::blend_search_value`]), to be drawn
-    /// as inputs in `encoding`. Shards of another rule set are an error.
+    /// Reads `files` (newest first, see [`crate::generations::window_files`])
+    /// until `size` positions are in, their value targets blended with
+    /// `search_weight` of the search's root value
+    /// ([`TrainingPosition::blend_search_value`]), to be drawn as inputs in
+    /// `encoding`. A shard that fails its check (damaged, of another rule
+    /// set, a game that does not replay) is moved to `quarantine` and
+    /// skipped ([`ReplayWindow::quarantined`]); a file that cannot be read
+    /// at all is an error.
     pub fn load(
-        dir: &Path,
+        files: &[PathBuf],
+        quarantine_dir: &Path,
         rules: &Rules,
         encoding: Encoding,
         size: usize,
         search_weight: f32,
     ) -> Result<ReplayWindow, TrainError> {
-        let mut files = shard_files(dir)?;
-        files.reverse();
         let mut positions = Vec::new();
+        let mut quarantined = Vec::new();
         for path in files {
             if positions.len() >= size {
                 break;
             }
-            let shard = read_shard(&path, Some(rules))?;
-            for (index, game) in shard.games.iter().enumerate().rev() {
-                let mut found = game_positions(game, rules).map_err(|source| TrainError::Game {
-                    path: path.clone(),
-                    game: index,
-                    source,
-                })?;
-                positions.append(&mut found);
+            match shard_positions(path, rules) {
+                Ok(mut found) => positions.append(&mut found),
+                Err(ShardFault::Bad(reason)) => quarantined.push(
+                    quarantine(path, quarantine_dir, &reason)
+                        .map_err(TrainError::io(quarantine_dir))?,
+                ),
+                Err(ShardFault::Fatal(e)) => return Err(e),
             }
         }
         positions.truncate(size);
@@ -60,7 +65,13 @@ impl ReplayWindow {
             positions,
             rules: rules.clone(),
             encoding,
+            quarantined,
         })
+    }
+
+    /// The shards [`ReplayWindow::load`] set aside.
+    pub fn quarantined(&self) -> &[Quarantined] {
+        &self.quarantined
     }
 
     /// Positions in the window.
@@ -84,6 +95,29 @@ impl ReplayWindow {
             .collect();
         Batch::new(&samples)
     }
+}
+
+/// Why a shard gave no positions.
+enum ShardFault {
+    /// The shard is bad: quarantine it.
+    Bad(String),
+    /// Reading failed otherwise: stop.
+    Fatal(TrainError),
+}
+
+/// The training positions of a shard, newest game first.
+fn shard_positions(path: &Path, rules: &Rules) -> Result<Vec<TrainingPosition>, ShardFault> {
+    let shard = read_shard(path, Some(rules)).map_err(|e| match e.damaged {
+        true => ShardFault::Bad(e.problem),
+        false => ShardFault::Fatal(e.into()),
+    })?;
+    let mut positions = Vec::new();
+    for (index, game) in shard.games.iter().enumerate().rev() {
+        let mut found = game_positions(game, rules)
+            .map_err(|e| ShardFault::Bad(format!("game {index}: {e}")))?;
+        positions.append(&mut found);
+    }
+    Ok(positions)
 }
 
 #[cfg(test)]

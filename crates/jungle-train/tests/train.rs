@@ -7,7 +7,7 @@ use jungle_net::SURVIVAL_OUTPUTS;
 use jungle_net::{cpu_device, NetConfig};
 use jungle_rules::Rules;
 use jungle_selfplay::{
-    read_shard, run_selfplay, shard_files, GameRecord, SelfPlayConfig, SelfPlayStats,
+    read_shard, run_selfplay, shard_files, GameList, GameRecord, SelfPlayConfig, SelfPlayStats,
 };
 use jungle_train::samples::{alive_mask, game_positions, game_samples, Batch};
 use jungle_train::step::Trainer;
@@ -29,9 +29,8 @@ fn games(tag: &str) -> Vec<GameRecord> {
         &cfg,
         &Rules::default(),
         vec![HeuristicEvaluator],
-        8,
+        &GameList::new(8, 11),
         &dir,
-        11,
         "heuristic",
         &stats,
         &|_| {},

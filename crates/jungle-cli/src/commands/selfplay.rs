@@ -6,7 +6,9 @@ use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use jungle_net::{cpu_device, load_checkpoint, NetConfig};
-use jungle_selfplay::{run_selfplay, shard_stats, SelfPlayConfig, SelfPlayStats};
+use jungle_selfplay::{
+    run_selfplay, shard_stats, GameList, SelfPlayConfig, SelfPlayStats, ShardStats,
+};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
@@ -118,9 +120,8 @@ pub fn run(args: &SelfPlayArgs) -> Result<()> {
         &config,
         &rules,
         evaluators,
-        args.games,
+        &GameList::new(args.games, args.seed),
         &args.out,
-        args.seed,
         &name,
         &stats,
         &|s| {
@@ -181,21 +182,65 @@ pub struct ShardsArgs {
 
 #[derive(Subcommand)]
 enum ShardsCommand {
-    /// Games, positions, results, lengths and rule sets of a shard directory,
-    /// with a check of every checksum (exit status 1 if any shard is bad).
+    /// Games, positions, results, lengths and rule sets of a shard directory
+    /// and its subfolders (a run's generations), with a check of every
+    /// checksum and of games found twice (exit status 1 if any shard is bad
+    /// or any game repeated).
     Stats {
         /// The directory.
         dir: PathBuf,
         /// Also replay every game through the rules.
         #[arg(long)]
         verify: bool,
+        /// Print one JSON object (files, games, positions, plies, results,
+        /// bad files, bad and duplicate games) instead of the text report.
+        #[arg(long)]
+        json: bool,
     },
 }
 
 /// Runs `jungle shards`.
 pub fn run_shards(args: &ShardsArgs) -> Result<()> {
-    let ShardsCommand::Stats { dir, verify } = &args.command;
+    let ShardsCommand::Stats { dir, verify, json } = &args.command;
     let s = shard_stats(dir, *verify)?;
+    if *json {
+        println!("{}", stats_json(dir, &s));
+    } else {
+        print_stats(dir, &s, *verify);
+    }
+    if !s.bad_files.is_empty() || !s.bad_games.is_empty() || s.duplicate_games > 0 {
+        bail!(
+            "{} bad shard(s), {} bad game(s), {} repeated game(s)",
+            s.bad_files.len(),
+            s.bad_games.len(),
+            s.duplicate_games
+        );
+    }
+    Ok(())
+}
+
+/// The report of `jungle shards stats --json`.
+fn stats_json(dir: &Path, s: &ShardStats) -> serde_json::Value {
+    serde_json::json!({
+        "dir": dir.display().to_string(),
+        "good_files": s.good_files,
+        "bad_files": s.bad_files.iter().map(|(path, problem)| serde_json::json!({
+            "path": path.display().to_string(),
+            "problem": problem,
+        })).collect::<Vec<_>>(),
+        "games": s.games,
+        "positions": s.positions,
+        "plies": s.plies,
+        "max_plies": s.max_plies,
+        "results": {"south": s.results[0], "draw": s.results[1], "north": s.results[2]},
+        "reasons": s.reasons,
+        "duplicate_games": s.duplicate_games,
+        "bad_games": s.bad_games,
+    })
+}
+
+/// The text report of `jungle shards stats`.
+fn print_stats(dir: &Path, s: &ShardStats, verify: bool) {
     println!(
         "{}: {} shard(s) read, {} bad",
         dir.display(),
@@ -221,7 +266,13 @@ pub fn run_shards(args: &ShardsArgs) -> Result<()> {
         let line: Vec<&str> = toml.lines().map(str::trim).collect();
         println!("rules ({games} games): {}", line.join(", "));
     }
-    if *verify {
+    if s.duplicate_games > 0 {
+        println!(
+            "REPEATED {} game(s) found more than once",
+            s.duplicate_games
+        );
+    }
+    if verify {
         println!(
             "replayed {} games: {} disagree with their record",
             s.games,
@@ -234,12 +285,4 @@ pub fn run_shards(args: &ShardsArgs) -> Result<()> {
     for (path, problem) in &s.bad_files {
         println!("BAD {}: {problem}", path.display());
     }
-    if !s.bad_files.is_empty() || !s.bad_games.is_empty() {
-        bail!(
-            "{} bad shard(s), {} bad game(s)",
-            s.bad_files.len(),
-            s.bad_games.len()
-        );
-    }
-    Ok(())
 }

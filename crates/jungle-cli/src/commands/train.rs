@@ -3,15 +3,18 @@
 use anyhow::{Context, Result};
 use clap::Args;
 use jungle_play::elo::Rating;
-use jungle_train::config::TrainConfig;
-use jungle_train::run::{read_state, report, Run, RunPaths};
+use jungle_train::run::{read_state, report, run_config, Run, RunPaths};
 use std::path::PathBuf;
 
 /// Arguments of `jungle train`.
 #[derive(Args)]
 pub struct TrainArgs {
     /// Training config (toml): only the keys it changes from the embedded
-    /// configs/default.toml, which it is layered over; default: that file alone.
+    /// configs/default.toml, which it is layered over; default: that file
+    /// alone for a new run, the run's own config (from its state.json) for
+    /// one that exists. A resumed run may change only its length and
+    /// self-play's threads (run.generations, run.minutes, selfplay.workers,
+    /// selfplay.games_in_flight, selfplay.games_per_shard, selfplay.eval_cache).
     #[arg(long)]
     config: Option<PathBuf>,
     /// Overrides one key over the config, e.g. `--set train.learning_rate=0.001`
@@ -53,7 +56,7 @@ fn print_table(ratings: &[Rating]) {
 
 /// Runs `jungle train`.
 pub fn run(args: &TrainArgs) -> Result<()> {
-    let config = TrainConfig::load(args.config.as_deref(), &args.sets)?;
+    let config = run_config(&args.root, &args.run, args.config.as_deref(), &args.sets)?;
     let mut run = Run::open(&args.root, &args.run, config, false)?;
     let state = run.state();
     if state.generation > 0 {

@@ -1,0 +1,151 @@
+//! Resuming a killed run: a generation's self-play belongs to it (a partial
+//! generation keeps its games and plays only the missing ones, a bad shard
+//! is quarantined), and a run resumes with its own config.
+
+use jungle_play::opening::derive_seed;
+use jungle_rules::Rules;
+use jungle_selfplay::{game_seed, read_shard, shard_files, write_shard, GameRecord};
+use jungle_train::config::{TrainConfig, TINY_CONFIG};
+use jungle_train::generations::{generation_folder, partial_folder};
+use jungle_train::run::{run_config, Run, RunPaths};
+use jungle_train::TrainError;
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+fn root(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("jungle-resume-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn tiny(sets: &[&str]) -> TrainConfig {
+    let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
+    TrainConfig::layered(TINY_CONFIG, "tiny", &sets).unwrap()
+}
+
+fn games_in(folder: &Path) -> Vec<GameRecord> {
+    shard_files(folder)
+        .unwrap()
+        .iter()
+        .flat_map(|p| read_shard(p, None).unwrap().games)
+        .collect()
+}
+
+#[test]
+fn a_killed_generation_keeps_its_games_and_plays_only_the_missing_ones() {
+    let root = root("partial");
+    let one = tiny(&["run.generations=1"]);
+    Run::open(&root, "t", one.clone(), true)
+        .unwrap()
+        .run()
+        .unwrap();
+    let paths = RunPaths::new(&root, "t");
+    let per_generation = one.run.games_per_generation;
+    assert_eq!(
+        games_in(&generation_folder(&paths.shards, 1)).len() as u64,
+        per_generation
+    );
+
+    // What a kill in generation 2's self-play leaves: a shard with two of
+    // its games (numbers 0 and 2), and a damaged shard.
+    let seed2 = derive_seed(one.run.seed, 2, 1);
+    let mut kept = games_in(&generation_folder(&paths.shards, 1));
+    kept.truncate(2);
+    kept[0].seed = game_seed(seed2, 0);
+    kept[1].seed = game_seed(seed2, 2);
+    let partial = partial_folder(&paths.shards, 2);
+    std::fs::create_dir_all(&partial).unwrap();
+    write_shard(&partial.join("shard-000000.bin"), &Rules::default(), &kept).unwrap();
+    std::fs::write(partial.join("shard-000001.bin"), b"JZSHARD\0 torn").unwrap();
+
+    let mut run = Run::open(&root, "t", tiny(&[]), true).unwrap();
+    run.run().unwrap();
+    let state = run.state().clone();
+    drop(run);
+    let played = games_in(&generation_folder(&paths.shards, 2));
+    assert!(!partial.exists(), "the partial folder was published");
+    assert_eq!(played.len() as u64, per_generation);
+    // Every game of generation 2 once, the kept ones as they were.
+    let seeds: HashSet<u64> = played.iter().map(|g| g.seed).collect();
+    let expected: HashSet<u64> = (0..per_generation).map(|i| game_seed(seed2, i)).collect();
+    assert_eq!(seeds, expected);
+    for game in &kept {
+        assert!(
+            played.contains(game),
+            "kept game {} was replayed",
+            game.seed
+        );
+    }
+    assert_eq!(state.games, 2 * per_generation);
+    assert_eq!(state.selfplay[1].games, per_generation);
+    let quarantined: Vec<_> = std::fs::read_dir(&paths.quarantine)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().to_string())
+        .collect();
+    assert_eq!(quarantined, ["gen-000002.partial-shard-000001.bin"]);
+    std::fs::remove_dir_all(root).unwrap();
+}
+
+#[test]
+fn a_damaged_shard_in_the_window_is_quarantined_and_training_goes_on() {
+    let root = root("quarantine");
+    Run::open(&root, "t", tiny(&["run.generations=1"]), true)
+        .unwrap()
+        .run()
+        .unwrap();
+    let paths = RunPaths::new(&root, "t");
+    let shard = shard_files(&generation_folder(&paths.shards, 1)).unwrap()[0].clone();
+    let mut bytes = std::fs::read(&shard).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0xff;
+    std::fs::write(&shard, bytes).unwrap();
+    let mut run = Run::open(&root, "t", tiny(&[]), true).unwrap();
+    run.run().unwrap();
+    assert_eq!(run.state().generation, 2);
+    assert!(!shard.exists());
+    let moved = paths.quarantine.join("gen-000001-shard-000000.bin");
+    assert!(moved.exists(), "{}", moved.display());
+    std::fs::remove_dir_all(root).unwrap();
+}
+
+#[test]
+fn a_run_resumes_with_its_own_config_and_refuses_other_changes() {
+    let root = root("config");
+    let started = tiny(&["run.generations=1", "train.learning_rate=0.004"]);
+    drop(Run::open(&root, "t", started.clone(), true).unwrap());
+
+    // No --config: the run's own config, with --set over it.
+    let config = run_config(&root, "t", None, &["run.generations=3".to_string()]).unwrap();
+    assert_eq!(config.train.learning_rate, 0.004);
+    assert_eq!(config.run.generations, 3);
+    let run = Run::open(&root, "t", config, true).unwrap();
+    assert_eq!(run.state().config.run.generations, 3, "the change is kept");
+    drop(run);
+    let config = run_config(&root, "t", None, &[]).unwrap();
+    assert_eq!(config.run.generations, 3);
+
+    // A config that changes more than the run's length is refused, naming
+    // each key with both values.
+    let Err(e) = Run::open(&root, "t", tiny(&["selfplay.workers=2"]), true) else {
+        panic!("a different learning rate was accepted on resume");
+    };
+    assert!(matches!(e, TrainError::ConfigChanged { .. }));
+    let e = e.to_string();
+    assert!(
+        e.contains("train.learning_rate 0.004 -> 0.002")
+            && !e.contains("selfplay.workers 1")
+            && !e.contains("run.generations 3")
+            && e.contains("state.json"),
+        "{e}"
+    );
+    let Err(e) = Run::open(
+        &root,
+        "t",
+        tiny(&["run.seed=9", "train.learning_rate=0.004"]),
+        true,
+    ) else {
+        panic!("a different seed was accepted on resume");
+    };
+    assert!(e.to_string().contains("run.seed"), "{e}");
+    std::fs::remove_dir_all(root).unwrap();
+}
