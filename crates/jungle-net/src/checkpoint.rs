@@ -175,7 +175,14 @@ pub fn read_meta(path: &Path) -> Result<CheckpointMeta, CheckpointError> {
         path: json.clone(),
         error,
     })?;
-    let meta: CheckpointMeta = serde_json::from_str(&text).map_err(|e| CheckpointError::Meta {
+    parse_meta(&json, &text)
+}
+
+/// Reads checkpoint metadata from the text of its `.json` file `json`
+/// (named in errors) and checks it as [`read_meta`] does.
+pub fn parse_meta(json: &Path, text: &str) -> Result<CheckpointMeta, CheckpointError> {
+    let json = json.to_path_buf();
+    let meta: CheckpointMeta = serde_json::from_str(text).map_err(|e| CheckpointError::Meta {
         path: json.clone(),
         message: e.to_string(),
     })?;

@@ -24,7 +24,8 @@ mod value_terms;
 pub use architecture::{NetConfig, SURVIVAL_NEAR_PLIES, SURVIVAL_OUTPUTS};
 pub use backend::reference::{NetOutput, PolicyValueNet, ResBlock};
 pub use checkpoint::{
-    load_checkpoint, read_meta, save_checkpoint, Checkpoint, CheckpointError, CheckpointMeta,
+    load_checkpoint, parse_meta, read_meta, save_checkpoint, Checkpoint, CheckpointError,
+    CheckpointMeta,
 };
 pub use evaluator::{
     check_material_weight, encode_batch, evaluations, with_material, NetEvaluator, NoSurvivalHead,

@@ -418,7 +418,15 @@ impl TrainConfig {
                 "a limit: set `generations` or `minutes`, or the run never ends",
             ));
         }
-        InvalidKey::check_range("games_per_generation", r.games_per_generation, 1, 1_000_000)
+        InvalidKey::check_range("games_per_generation", r.games_per_generation, 1, 1_000_000)?;
+        jungle_rules::Rules::load(&r.variant).map_err(|e| {
+            InvalidKey::new(
+                "variant",
+                format!("{:?}", r.variant),
+                format!("a preset name or a variant file that reads ({e})"),
+            )
+        })?;
+        Ok(())
     }
 
     fn validate_train(&self) -> Result<(), InvalidKey> {
