@@ -53,15 +53,33 @@ fn selfplay_writes_shards_that_stats_reads_and_verifies() {
         (&3.into(), &0.into(), &2.into())
     );
     assert_eq!(report["bad_files"], serde_json::json!([]));
-    // A second run with the same seed adds the same games again: stats
-    // counts them as repeated and fails.
-    assert!(jungle(&args).0);
+    // The same job again plays nothing (its games are there); another
+    // seed adds games.
+    let (ok, stdout, _) = jungle(&args);
+    assert!(
+        ok && stdout.contains("3 of the 3 games of seed 0 are already in"),
+        "{stdout}"
+    );
+    assert_eq!(json(&shards).1["games"], 3);
+    let mut other = args.to_vec();
+    other.extend(["--seed", "1"]);
+    assert!(jungle(&other).0);
+    assert_eq!(json(&shards).1["games"], 6);
+    // A shard copied in twice: stats counts its games as repeated and fails.
+    let copy = shards.join("copy");
+    std::fs::create_dir_all(&copy).unwrap();
+    std::fs::copy(
+        shards.join("shard-000000.bin"),
+        copy.join("shard-000000.bin"),
+    )
+    .unwrap();
     let (ok, report, stderr) = json(&shards);
-    assert!(!ok && stderr.contains("3 repeated game(s)"), "{stderr}");
+    assert!(!ok && stderr.contains("2 repeated game(s)"), "{stderr}");
     assert_eq!(
         (&report["games"], &report["duplicate_games"]),
-        (&6.into(), &3.into())
+        (&8.into(), &2.into())
     );
+    std::fs::remove_dir_all(&copy).unwrap();
     // A damaged shard makes stats fail and name it.
     let first = shards.join("shard-000000.bin");
     let mut bytes = std::fs::read(&first).unwrap();

@@ -7,7 +7,8 @@ use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use jungle_net::{cpu_device, load_checkpoint, NetConfig};
 use jungle_selfplay::{
-    run_selfplay, shard_stats, GameList, SelfPlayConfig, SelfPlayStats, ShardStats,
+    read_shard, run_selfplay, shard_files, shard_stats, GameList, SelfPlayConfig, SelfPlayStats,
+    ShardStats,
 };
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
@@ -30,7 +31,8 @@ pub struct SelfPlayArgs {
     /// Games to play.
     #[arg(long)]
     games: u64,
-    /// Directory for the shards (created; existing shards are kept).
+    /// Directory for the shards (created; existing shards are kept, and
+    /// games of this --seed already there are not played again).
     #[arg(long)]
     out: PathBuf,
     /// A toml file with a `[selfplay]` table (see configs/selfplay.toml).
@@ -42,7 +44,9 @@ pub struct SelfPlayArgs {
     /// Worker threads (overrides the config; default one per core).
     #[arg(long)]
     workers: Option<usize>,
-    /// Seed of the games.
+    /// Seed of the games: game i's seed derives from it, so a run with
+    /// the same seed into the same --out plays only the games missing there
+    /// (use another seed to add games).
     #[arg(long, default_value_t = 0)]
     seed: u64,
 }
@@ -101,18 +105,39 @@ pub fn run(args: &SelfPlayArgs) -> Result<()> {
         (None, Some(r)) => r,
         (None, None) => load_rules("standard")?,
     };
+    // Games of this job (this seed) already in --out are kept, not played
+    // again: a killed `selfplay` run again with the same arguments finishes.
+    let mut games = GameList::new(args.games, args.seed);
+    if args.out.exists() {
+        let mut seeds = Vec::new();
+        for path in shard_files(&args.out)? {
+            if let Ok(shard) = read_shard(&path, None) {
+                seeds.extend(shard.games.iter().map(|g| g.seed));
+            }
+        }
+        let found = games.mark_played(seeds);
+        if found > 0 {
+            println!(
+                "{found} of the {} games of seed {} are already in {}: playing the other {}",
+                args.games,
+                args.seed,
+                args.out.display(),
+                games.remaining()
+            );
+        }
+    }
     let stats = SelfPlayStats::default();
     let evaluators = config.evaluators(&net, &rules, &stats.cache)?;
     let workers = evaluators.len();
 
-    let bar = ProgressBar::new(args.games);
+    let bar = ProgressBar::new(games.remaining());
     bar.set_style(
         ProgressStyle::with_template(
             "selfplay {bar:30} {pos}/{len} games [{elapsed} < {eta}] {msg}",
         )
         .expect("valid template"),
     );
-    if args.games == 0 {
+    if games.remaining() == 0 {
         bar.set_draw_target(ProgressDrawTarget::hidden());
     }
     let started = Instant::now();
@@ -120,7 +145,7 @@ pub fn run(args: &SelfPlayArgs) -> Result<()> {
         &config,
         &rules,
         evaluators,
-        &GameList::new(args.games, args.seed),
+        &games,
         &args.out,
         &name,
         &stats,
