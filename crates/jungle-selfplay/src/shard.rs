@@ -13,6 +13,11 @@ pub const MAGIC: &[u8; 8] = b"JZSHARD\0";
 /// Version of the shard layout and of the records in it.
 pub const SHARD_VERSION: u32 = 1;
 
+/// The most bytes the records of one shard may claim when read (1 GiB, some
+/// 100,000 long games): a damaged length field is an error, not an
+/// allocation of whatever size it says (found by fuzzing).
+pub const MAX_DECODED_BYTES: usize = 1 << 30;
+
 #[derive(Serialize, Deserialize)]
 struct Body {
     rules: Rules,
@@ -118,7 +123,10 @@ pub fn decode_shard(path: &Path, bytes: &[u8]) -> Result<Shard, ShardError> {
         ));
     }
     let (body, used): (Body, usize) =
-        bincode::serde::decode_from_slice(&content[header..], bincode::config::standard())
+        bincode::serde::decode_from_slice(
+            &content[header..],
+            bincode::config::standard().with_limit::<MAX_DECODED_BYTES>(),
+        )
             .map_err(|e| damaged(path, format!("malformed records: {e}")))?;
     if used != content.len() - header {
         return Err(damaged(path, "trailing bytes after the records"));
