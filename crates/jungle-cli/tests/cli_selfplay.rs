@@ -178,3 +178,65 @@ fn the_committed_selfplay_config_loads() {
     assert!(ok, "{stderr}");
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+#[test]
+fn bench_selfplay_reports_rates_and_where_the_time_goes() {
+    let dir = temp_dir("bench-selfplay");
+    let (ck, _) = net_init(&dir, "000000", TINY_NET, &[]);
+    let ck = ck.to_str().unwrap();
+    let mut args = vec!["bench", "selfplay", "--checkpoint", ck, "--seconds", "1"];
+    args.extend([
+        "--set",
+        "selfplay.workers=1",
+        "--set",
+        "selfplay.games_in_flight=4",
+    ]);
+    args.extend(["--set", "selfplay.max_plies=30", "--json"]);
+    let r = common::json(&args);
+    let number = |key: &str| r[key].as_f64().unwrap_or_else(|| panic!("{key}: {r}"));
+    assert!(
+        number("games") >= 1.0 && number("games_per_hour") > 0.0,
+        "{r}"
+    );
+    assert!(number("leaves_per_s") >= number("evals_per_s") && number("evals_per_s") > 0.0);
+    assert!(number("positions_per_s") > 0.0 && number("mean_batch") >= 1.0);
+    assert!((0.0..=1.0).contains(&number("cache_hit")));
+    assert!(number("peak_rss_mb") > 1.0);
+    let shares = r["time_shares"].as_object().unwrap();
+    let names: Vec<&str> = shares.keys().map(String::as_str).collect();
+    assert_eq!(
+        names,
+        [
+            "backup",
+            "encode",
+            "forward",
+            "idle",
+            "leaf_checks",
+            "other",
+            "outputs",
+            "quiescence",
+            "select",
+            "shard_write"
+        ]
+    );
+    // The workers' time, split: every share but the collecting thread's
+    // shard writing adds up to the whole.
+    let sum: f64 = shares
+        .iter()
+        .filter(|(k, _)| *k != "shard_write")
+        .map(|(_, v)| v.as_f64().unwrap())
+        .sum();
+    assert!((sum - 1.0).abs() < 0.01, "{sum}: {r}");
+    assert!(shares["forward"].as_f64().unwrap() > 0.0 && shares["encode"].as_f64().unwrap() > 0.0);
+    // A network that is not there is named.
+    let (ok, _, stderr) = jungle(&[
+        "bench",
+        "selfplay",
+        "--checkpoint",
+        "/no/such/net",
+        "--seconds",
+        "1",
+    ]);
+    assert!(!ok && stderr.contains("/no/such/net"), "{stderr}");
+    std::fs::remove_dir_all(dir).unwrap();
+}

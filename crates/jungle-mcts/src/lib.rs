@@ -24,6 +24,7 @@ mod evaluator;
 pub mod forced;
 mod gumbel;
 pub mod heuristic;
+pub mod profile;
 pub mod quiescence;
 mod search;
 pub mod tactics;

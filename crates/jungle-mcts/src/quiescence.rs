@@ -7,6 +7,7 @@
 
 use crate::evaluator::{EvalInput, Evaluation, Evaluator};
 use crate::heuristic::{self, MATERIAL};
+use crate::profile::{self, Phase};
 use jungle_rules::{InvalidKey, Move, Position, Rules, DEN};
 
 /// Deepest capture sequence the quiescence search follows.
@@ -132,6 +133,7 @@ impl<E: Evaluator> Evaluator for WithQuiescence<E> {
         if self.weight == 0.0 {
             return evals;
         }
+        let _t = profile::time(Phase::Quiescence);
         for (eval, input) in evals.iter_mut().zip(batch) {
             let delta = self.weight * quiescence_value(input.position, &self.rules);
             eval.wdl = shift_value(eval.wdl, delta);

@@ -8,6 +8,7 @@ use crate::backend::inference::FastNet;
 use crate::encoding::{move_slot, Encoding, POLICY_SLOTS};
 use crate::{PolicyValueNet, SURVIVAL_OUTPUTS};
 use burn::module::Module;
+use jungle_mcts::profile::{self, Phase};
 use jungle_mcts::{shift_value, softmax, EvalInput, Evaluation, Evaluator};
 use jungle_rules::{InvalidKey, Rules};
 
@@ -136,8 +137,15 @@ impl Evaluator for NetEvaluator {
         if batch.is_empty() {
             return Vec::new();
         }
-        encode_batch(batch, self.encoding, &self.rules, &mut self.input);
-        let out = self.net.forward(&self.input, batch.len());
+        {
+            let _t = profile::time(Phase::Encode);
+            encode_batch(batch, self.encoding, &self.rules, &mut self.input);
+        }
+        let out = {
+            let _t = profile::time(Phase::Forward);
+            self.net.forward(&self.input, batch.len())
+        };
+        let _t = profile::time(Phase::Outputs);
         let mut evals = evaluations(batch, &out.policy, &out.wdl);
         if self.material_weight != 0.0 {
             for (eval, logits) in evals

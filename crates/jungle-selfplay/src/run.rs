@@ -5,10 +5,11 @@ use crate::config::SelfPlayConfig;
 use crate::record::GameRecord;
 use crate::shard::{next_shard_index, write_new_shard, ShardError};
 use crate::worker::{GameList, Job, SelfPlayStats};
+use jungle_mcts::profile::{self, Phase};
 use jungle_mcts::Evaluator;
 use jungle_rules::Rules;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::AtomicU64;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
@@ -62,15 +63,19 @@ pub fn run_selfplay<E: Evaluator + Send>(
             let tx = tx.clone();
             let job = &job;
             scope.spawn(move || {
+                let started = Instant::now();
                 job.run_worker(&mut evaluator, &mut |record| {
                     // The receiver only goes away on a write error; stop quietly then.
                     let _ = tx.send(record);
-                })
+                });
+                let nanos = started.elapsed().as_nanos() as u64;
+                job.stats.worker_nanos.fetch_add(nanos, Ordering::Relaxed);
             });
         }
         drop(tx);
         let mut buffer = Vec::with_capacity(config.games_per_shard);
         let mut flush = |buffer: &mut Vec<GameRecord>| -> Result<(), ShardError> {
+            let _t = profile::time(Phase::ShardWrite);
             let (path, next) = write_new_shard(out, index, rules, buffer)?;
             written += buffer.len() as u64;
             buffer.clear();

@@ -122,12 +122,11 @@ pub fn decode_shard(path: &Path, bytes: &[u8]) -> Result<Shard, ShardError> {
             format!("checksum mismatch (stored {stored:08x}, computed {actual:08x}): the file is damaged or truncated"),
         ));
     }
-    let (body, used): (Body, usize) =
-        bincode::serde::decode_from_slice(
-            &content[header..],
-            bincode::config::standard().with_limit::<MAX_DECODED_BYTES>(),
-        )
-            .map_err(|e| damaged(path, format!("malformed records: {e}")))?;
+    let (body, used): (Body, usize) = bincode::serde::decode_from_slice(
+        &content[header..],
+        bincode::config::standard().with_limit::<MAX_DECODED_BYTES>(),
+    )
+    .map_err(|e| damaged(path, format!("malformed records: {e}")))?;
     if used != content.len() - header {
         return Err(damaged(path, "trailing bytes after the records"));
     }

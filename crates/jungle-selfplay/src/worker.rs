@@ -12,6 +12,7 @@ use rand_chacha::ChaCha8Rng;
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
+use std::time::Instant;
 
 /// Finished games by result, counted as they end.
 #[derive(Debug, Default)]
@@ -48,6 +49,8 @@ pub struct SelfPlayStats {
     pub evaluations: AtomicU64,
     /// Evaluator calls.
     pub calls: AtomicU64,
+    /// Nanoseconds the worker threads ran, summed.
+    pub worker_nanos: AtomicU64,
     /// Games by result.
     pub results: ResultCounts,
     /// Lookups and hits of the workers' evaluation caches (see
@@ -77,6 +80,9 @@ pub struct GameList {
     pub seed: u64,
     /// Numbers of the games already played.
     pub played: HashSet<u64>,
+    /// No game starts after this moment (games under way finish): for
+    /// runs measured by time, such as `jungle bench selfplay`.
+    pub start_before: Option<Instant>,
 }
 
 impl GameList {
@@ -86,6 +92,7 @@ impl GameList {
             count,
             seed,
             played: HashSet::new(),
+            start_before: None,
         }
     }
 
@@ -146,6 +153,9 @@ struct Slot {
 impl Job<'_> {
     /// Claims the next game and sets it up, or `None` when all are claimed.
     fn new_slot(&self) -> Option<Slot> {
+        if self.games.start_before.is_some_and(|t| Instant::now() >= t) {
+            return None;
+        }
         let index = loop {
             let index = self.next_game.fetch_add(1, Ordering::Relaxed);
             if index >= self.games.count {

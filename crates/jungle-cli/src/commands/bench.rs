@@ -22,6 +22,10 @@ pub struct BenchArgs {
 enum BenchWhat {
     /// Network inference (positions/s by batch size) and training (samples/s).
     Net(super::bench_net::BenchNetArgs),
+    /// Self-play of a config for a fixed time with a fixed network: games
+    /// per hour, leaves and evaluations per second, batch, cache, memory,
+    /// and where the time goes.
+    Selfplay(super::bench_selfplay::BenchSelfPlayArgs),
 }
 
 #[derive(Serialize)]
@@ -48,8 +52,10 @@ fn row(name: &'static str, what: &'static str, f: impl FnOnce() -> u64) -> Row {
 
 /// Runs `jungle bench` (one thread, a few seconds) or `jungle bench net`.
 pub fn run(args: &BenchArgs) -> Result<()> {
-    if let Some(BenchWhat::Net(net)) = &args.what {
-        return super::bench_net::run(net, args.json);
+    match &args.what {
+        Some(BenchWhat::Net(net)) => return super::bench_net::run(net, args.json),
+        Some(BenchWhat::Selfplay(sp)) => return super::bench_selfplay::run(sp, args.json),
+        None => {}
     }
     let rules = Rules::default();
     let start = Position::start();

@@ -4,6 +4,7 @@ pub mod analyze;
 pub mod arena;
 pub mod bench;
 pub mod bench_net;
+pub mod bench_selfplay;
 pub mod engine;
 pub mod export;
 pub mod net;

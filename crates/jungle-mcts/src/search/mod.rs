@@ -12,6 +12,7 @@ use crate::config::{RootSelection, SearchConfig};
 use crate::evaluator::{EvalInput, Evaluation, Evaluator};
 use crate::forced::ForcedWins;
 use crate::gumbel::{considered_visit_sequence, softmax, transformed_completed_q, RootEdge};
+use crate::profile::{self, Phase};
 use crate::quiescence::quiescence_value;
 use crate::tactics::{forced_loss, winning_move, wins_in_two};
 use crate::tree::{Node, NodeState, Tree};
@@ -346,6 +347,7 @@ impl Search {
 pub fn run_round<E: Evaluator + ?Sized>(searches: &mut [&mut Search], evaluator: &mut E) -> usize {
     for s in searches.iter_mut() {
         if !s.is_finished() {
+            let _t = profile::time(Phase::Select);
             s.collect();
         }
     }
@@ -356,6 +358,7 @@ pub fn run_round<E: Evaluator + ?Sized>(searches: &mut [&mut Search], evaluator:
     }
     let evals = evaluator.evaluate(&inputs);
     drop(inputs);
+    let _t = profile::time(Phase::Backup);
     let mut offset = 0;
     for s in searches.iter_mut() {
         let k = s.pending_len();

@@ -42,6 +42,8 @@ impl Search {
 
     /// A new leaf: score it if the game is over there, else queue it.
     pub(super) fn reach_leaf(&mut self, path_start: usize, node: usize, pos: Position) -> Walk {
+        // Counted apart from the descent it is part of (Select).
+        let checks = profile::time(Phase::LeafChecks);
         // `history` ends with this position's own hash.
         let earlier = &self.history[..self.history.len() - 1];
         let reps = repetitions(earlier, pos.hash(), pos.quiet_plies());
@@ -67,6 +69,7 @@ impl Search {
                 None => None,
             };
             if let Some(value) = value {
+                drop(checks);
                 let n = &mut self.tree.nodes[node];
                 n.state = NodeState::Terminal;
                 n.value = -value;
@@ -75,6 +78,7 @@ impl Search {
             }
             self.started += 1;
         }
+        drop(checks);
         self.tree.nodes[node].state = NodeState::Pending;
         let quiescence = if self.config.minimax_weight > 0.0 {
             quiescence_value(&pos, &self.rules)
