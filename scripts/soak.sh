@@ -12,7 +12,8 @@
 #   - the run finished all its generations.
 # Each kill is reported with the phase it hit, read from the files left.
 #
-# Usage: scripts/soak.sh [KILLS] [SEED]   (needs python3; builds the binary)
+# Usage: scripts/soak.sh [KILLS] [SEED]   (needs python3; builds the binary;
+# SOAK_GENS=N sets the generations of a run, default 24)
 # Exit status 0 when every check passes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,11 +27,11 @@ trap 'rm -rf "$work"' EXIT
 
 # The tiny config, longer: GENS generations of eight games, so a run lasts
 # several seconds and a kill can land in any phase.
-gens=24
+gens="${SOAK_GENS:-24}"
 # `exec`, so that under `&` the background process is `jungle` itself and
 # the SIGKILL reaches it.
 train() {
-  run_tiny soak
+  run_tiny "$run"
 }
 run_tiny() {
   exec "$jungle" train --config configs/tiny.toml --set run.generations=$gens \
@@ -40,11 +41,11 @@ run_tiny() {
 
 # The phase a kill hit, from what it left on disk.
 phase() {
-  python3 - "$work" <<'PY'
+  python3 - "$work" "$run" <<'PY'
 import json, os, sys
-root = sys.argv[1]
-shards = os.path.join(root, "data/soak/shards")
-ck = os.path.join(root, "checkpoints/soak")
+root, run = sys.argv[1], sys.argv[2]
+shards = os.path.join(root, "data", run, "shards")
+ck = os.path.join(root, "checkpoints", run)
 state_path = os.path.join(ck, "state.json")
 if not os.path.exists(state_path):
     print("start-up (no state.json yet)")
@@ -68,52 +69,16 @@ start=$(date +%s%N)
 full_ms=$(( ($(date +%s%N) - start) / 1000000 ))
 echo "an unkilled run takes ${full_ms} ms"
 
-RANDOM=$seed
-spread=$(( kills > 20 ? kills : 20 ))
-for k in $(seq 1 "$kills"); do
-  # Spread so that the kills cover the whole run (a restart repeats the
-  # start-up and the interrupted phase's unfinished part).
-  # A short soak (CI's 5 kills) stays in the first part of the run.
-  delay_ms=$(( 50 + RANDOM % (2 * full_ms / spread + 1) ))
-  train > "$work/log-$k.txt" 2>&1 &
-  pid=$!
-  sleep "$(printf '%d.%03d' $((delay_ms / 1000)) $((delay_ms % 1000)))"
-  if kill -9 "$pid" 2> /dev/null; then
-    wait "$pid" 2> /dev/null || true
-    printf 'kill %2d after %5d ms: %s\n' "$k" "$delay_ms" "$(phase)"
-  else
-    wait "$pid" || { echo "run $k failed:"; cat "$work/log-$k.txt"; exit 1; }
-    echo "FAIL: the run finished before kill $k; only $((k - 1)) kills landed"
-    exit 1
-  fi
-done
-
-echo "finishing the run"
-if ! (train > "$work/log-final.txt" 2>&1); then
-  cat "$work/log-final.txt"
-  exit 1
-fi
-if grep -q "warning" "$work"/log-*.txt; then
-  echo "FAIL: a restart warned:"; grep -h "warning" "$work"/log-*.txt; exit 1
-fi
-
-echo "checking"
-"$jungle" shards stats --json "$work/data/soak/shards" > "$work/stats.json" \
-  || { echo "FAIL: shards stats"; cat "$work/stats.json"; exit 1; }
-for ck in $(python3 -c '
-import json, sys
-for c in json.load(open(sys.argv[1]))["checkpoints"]:
-    print("%08d" % c["step"])' "$work/checkpoints/soak/state.json"); do
-  "$jungle" net onnx --checkpoint "$work/checkpoints/soak/$ck" --out "$work/check.onnx" > /dev/null \
-    || { echo "FAIL: checkpoint $ck does not load"; exit 1; }
-done
-python3 - "$work" "$gens" <<'PY'
+# The checks of the files a finished run left (see the top).
+check_files() {
+python3 - "$work" "$gens" "$run" <<'PY' || exit 1
 import collections, json, os, sys
 root = sys.argv[1]
 gens = int(sys.argv[2])
+run = sys.argv[3]
 stats = json.load(open(os.path.join(root, "stats.json")))
-state = json.load(open(os.path.join(root, "checkpoints/soak/state.json")))
-shards = os.path.join(root, "data/soak/shards")
+state = json.load(open(os.path.join(root, "checkpoints", run, "state.json")))
+shards = os.path.join(root, "data", run, "shards")
 failures = []
 def check(ok, what):
     print(("ok   " if ok else "FAIL ") + what)
@@ -122,7 +87,7 @@ def check(ok, what):
 check(stats["bad_files"] == [] and stats["duplicate_games"] == 0,
       f"{stats['good_files']} shards read, {len(stats['bad_files'])} bad, "
       f"{stats['duplicate_games']} repeated games")
-quarantine = os.path.join(root, "data/soak/quarantine")
+quarantine = os.path.join(root, "data", run, "quarantine")
 check(not os.path.exists(quarantine) or os.listdir(quarantine) == [],
       "nothing quarantined")
 check(state["generation"] == gens, f"the run finished: generation {state['generation']} of {gens}")
@@ -133,7 +98,7 @@ check(state["games"] == stats["games"] == gens * 8,
 check(sum(g["games"] for g in state["selfplay"]) == state["games"],
       "per-generation game counts add up to the total")
 pairs = collections.Counter()
-with open(os.path.join(root, "checkpoints/soak/matches.jsonl")) as f:
+with open(os.path.join(root, "checkpoints", run, "matches.jsonl")) as f:
     for n, line in enumerate(f, 1):
         m = json.loads(line)
         pairs[(m["a"], m["b"])] += 1
@@ -145,4 +110,57 @@ steps = [c["step"] for c in state["checkpoints"]]
 check(len(steps) == len(set(steps)) == gens + 1, f"checkpoints {steps} (all load)")
 sys.exit(1 if failures else 0)
 PY
-echo "soak passed: $kills kills"
+}
+
+# Lets run $run finish, then checks it (a function so that every run of
+# the soak is checked).
+finish_and_check() {
+  echo "finishing run $run"
+  if ! (train > "$work/log-$run-final.txt" 2>&1); then
+    cat "$work/log-$run-final.txt"
+    exit 1
+  fi
+  if grep -q "warning" "$work"/log-*.txt; then
+    echo "FAIL: a restart warned:"; grep -h "warning" "$work"/log-*.txt; exit 1
+  fi
+  echo "checking run $run"
+  "$jungle" shards stats --json "$work/data/$run/shards" > "$work/stats.json" \
+    || { echo "FAIL: shards stats"; cat "$work/stats.json"; exit 1; }
+  for ck in $(python3 -c '
+import json, sys
+for c in json.load(open(sys.argv[1]))["checkpoints"]:
+    print("%08d" % c["step"])' "$work/checkpoints/$run/state.json"); do
+    "$jungle" net onnx --checkpoint "$work/checkpoints/$run/$ck" --out "$work/check.onnx" > /dev/null \
+      || { echo "FAIL: checkpoint $ck does not load"; exit 1; }
+  done
+  check_files
+}
+
+RANDOM=$seed
+spread=$(( kills > 20 ? kills : 20 ))
+run_number=1
+run="soak-$run_number"
+k=1
+while [ "$k" -le "$kills" ]; do
+  # Spread so that the kills cover the whole run (a restart repeats the
+  # start-up and the interrupted phase's unfinished part); a short soak
+  # (CI's 5 kills) stays in the first part of the run.
+  delay_ms=$(( 50 + RANDOM % (2 * full_ms / spread + 1) ))
+  train > "$work/log-$run-$k.txt" 2>&1 &
+  pid=$!
+  sleep "$(printf '%d.%03d' $((delay_ms / 1000)) $((delay_ms % 1000)))"
+  if kill -9 "$pid" 2> /dev/null; then
+    wait "$pid" 2> /dev/null || true
+    printf 'kill %2d after %5d ms (%s): %s\n' "$k" "$delay_ms" "$run" "$(phase)"
+    k=$((k + 1))
+  else
+    wait "$pid" || { echo "$run failed:"; cat "$work/log-$run-$k.txt"; exit 1; }
+    # The run went faster than the timed one: check it, go on with another.
+    echo "$run finished before kill $k: checking it and starting another run"
+    finish_and_check
+    run_number=$((run_number + 1))
+    run="soak-$run_number"
+  fi
+done
+finish_and_check
+echo "soak passed: $kills kills in $run_number run(s)"
