@@ -13,15 +13,22 @@
 # Each kill is reported with the phase it hit, read from the files left.
 #
 # Usage: scripts/soak.sh [KILLS] [SEED]   (needs python3; builds the binary;
-# SOAK_GENS=N sets the generations of a run, default 24)
+# SOAK_GENS=N sets the generations of a run, default 24; JUNGLE=PATH uses
+# that binary instead of building one)
 # Exit status 0 when every check passes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 kills="${1:-20}"
 seed="${2:-$RANDOM}"
-cargo build --release --quiet -p jungle-cli
-jungle="$PWD/target/release/jungle"
+# JUNGLE names a binary built already (CI's, from its test step: a
+# `cargo build -p jungle-cli` there would rebuild the dependencies with
+# other features); otherwise the binary is built here.
+jungle="${JUNGLE:-}"
+if [ -z "$jungle" ]; then
+  cargo build --release --quiet -p jungle-cli
+  jungle="$PWD/target/release/jungle"
+fi
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
