@@ -5,10 +5,8 @@
 
 mod common;
 
-use common::temp_dir;
-use std::io::Write;
+use common::{jungle_with_input, temp_dir};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
 fn corpus(kind: &str) -> Vec<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -23,24 +21,6 @@ fn corpus(kind: &str) -> Vec<PathBuf> {
     files
 }
 
-/// Runs `jungle args` with `stdin`: (exit status, stdout, stderr).
-fn run(args: &[&str], stdin: &[u8]) -> (Option<i32>, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_jungle"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(stdin).unwrap();
-    let out = child.wait_with_output().unwrap();
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
 /// Each file of corpus `kind`, given to `jungle` by `args`, ends with
 /// exit status 1 and an error message that contains what `names` says.
 fn refused(
@@ -53,7 +33,7 @@ fn refused(
         let text = String::from_utf8_lossy(&std::fs::read(&path).unwrap()).into_owned();
         let args = args(&path, &text);
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        let (code, _, stderr) = run(&args, b"");
+        let (code, _, stderr) = jungle_with_input(&args, b"");
         let expected = names(&path, &text);
         if code != Some(1) || !stderr.contains("error") || !stderr.contains(&expected) {
             wrong.push(format!(
@@ -159,7 +139,7 @@ fn bad_engine_lines_get_error_lines_and_the_engine_goes_on() {
     for path in corpus("engine") {
         let mut input = std::fs::read(&path).unwrap();
         input.extend_from_slice(b"isready\nquit\n");
-        let (code, stdout, stderr) = run(&["engine"], &input);
+        let (code, stdout, stderr) = jungle_with_input(&["engine"], &input);
         if code != Some(0) || !stdout.contains("error") || !stdout.trim_end().ends_with("readyok") {
             wrong.push(format!(
                 "{}: exit {code:?}\n{stdout}\n{stderr}",

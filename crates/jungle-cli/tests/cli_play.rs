@@ -1,31 +1,16 @@
 //! `jungle play` driven through stdin: the board, bad input, hints, undo,
 //! and a won game.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod common;
+
+use common::jungle_with_input;
 
 fn play(args: &[&str], input: &str) -> String {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_jungle"))
-        .arg("play")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
+    let mut all = vec!["play"];
+    all.extend_from_slice(args);
+    let (code, stdout, stderr) = jungle_with_input(&all, input.as_bytes());
+    assert_eq!(code, Some(0), "{stderr}");
+    stdout
 }
 
 #[test]
@@ -56,14 +41,11 @@ fn a_game_in_the_terminal_with_hints_undo_and_a_win() {
 
 /// Runs `jungle play ARGS` with no input; expects failure, returns stderr.
 fn play_fails(args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_jungle"))
-        .arg("play")
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
-    assert!(!out.status.success(), "{args:?}");
-    String::from_utf8_lossy(&out.stderr).into_owned()
+    let mut all = vec!["play"];
+    all.extend_from_slice(args);
+    let (code, _, stderr) = jungle_with_input(&all, b"");
+    assert_ne!(code, Some(0), "{args:?}");
+    stderr
 }
 
 #[test]

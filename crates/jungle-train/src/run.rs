@@ -214,6 +214,12 @@ fn lock_run(paths: &RunPaths, name: &str) -> Result<std::fs::File, TrainError> {
     }
 }
 
+/// A warning on stderr (shown even when quiet: it names a file the user
+/// should look at).
+fn warn(message: &str) {
+    eprintln!("warning: {message}");
+}
+
 /// A training run.
 pub struct Run {
     config: TrainConfig,
@@ -448,7 +454,7 @@ impl Run {
             self.config.train.value_search_weight as f32,
         )?;
         for q in window.quarantined() {
-            self.warn(&q.to_string());
+            warn(&q.to_string());
         }
         let steps = ((new_positions as f64 * t.sample_reuse / t.batch_size as f64).ceil() as usize)
             .clamp(t.min_steps, t.max_steps);
@@ -511,8 +517,8 @@ impl Run {
     /// publishes it; returns what the published folder holds. A generation
     /// published before a kill is taken as it is; a partial one keeps its
     /// games and plays only the missing ones.
-    fn play_generation(&mut self, gen: u32) -> Result<ShardStats, TrainError> {
-        let cfg = self.config.clone();
+    fn play_generation(&self, gen: u32) -> Result<ShardStats, TrainError> {
+        let cfg = &self.config;
         let shards = &self.paths.shards;
         let folder = generation_folder(shards, gen);
         if !folder.exists() {
@@ -544,7 +550,7 @@ impl Run {
                 Err(e) if e.damaged => {
                     let q = quarantine(&path, &self.paths.quarantine, &e.problem)
                         .map_err(TrainError::io(&self.paths.quarantine))?;
-                    self.warn(&q.to_string());
+                    warn(&q.to_string());
                 }
                 Err(e) => return Err(e.into()),
             }
@@ -578,12 +584,6 @@ impl Run {
         )?;
         sp_bar.finish_and_clear();
         Ok(())
-    }
-
-    /// A warning on stderr (shown even when quiet: it names a file the
-    /// user should look at).
-    fn warn(&self, message: &str) {
-        eprintln!("warning: {message}");
     }
 
     /// Evaluates the current checkpoint, counts the time as run time and

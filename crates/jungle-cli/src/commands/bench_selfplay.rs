@@ -151,29 +151,25 @@ fn report(
     let threads = workers as f64 * wall;
     let worked = load(&stats.worker_nanos) * 1e-9;
     let get = |p: Phase| seconds[p as usize].1;
-    let mut shares = BTreeMap::new();
-    let counted = [
-        Phase::LeafChecks,
-        Phase::Backup,
-        Phase::Encode,
-        Phase::Forward,
-        Phase::Outputs,
-        Phase::Quiescence,
-    ];
+    let mut shares: BTreeMap<&'static str, f64> = Phase::ALL
+        .iter()
+        .map(|&p| (p.name(), get(p) / threads))
+        .collect();
     // The leaf checks run inside the descent: the descent's own share
     // leaves them out.
     shares.insert(
         "select",
         (get(Phase::Select) - get(Phase::LeafChecks)) / threads,
     );
-    for p in counted {
-        shares.insert(p.name(), get(p) / threads);
-    }
-    let in_phases = get(Phase::Select) + counted[1..].iter().map(|&p| get(p)).sum::<f64>();
+    // The workers' phases, the nested leaf checks counted once.
+    let in_phases: f64 = Phase::ALL
+        .iter()
+        .filter(|p| !matches!(p, Phase::LeafChecks | Phase::ShardWrite))
+        .map(|&p| get(p))
+        .sum();
     shares.insert("other", ((worked - in_phases) / threads).max(0.0));
     shares.insert("idle", ((threads - worked) / threads).max(0.0));
-    // Written by the collecting thread beside the workers.
-    shares.insert("shard_write", get(Phase::ShardWrite) / threads);
+    // `shard_write` is the collecting thread's, beside the workers.
     Report {
         network: checkpoint.display().to_string(),
         workers,

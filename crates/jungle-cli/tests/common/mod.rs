@@ -16,6 +16,27 @@ pub fn jungle(args: &[&str]) -> (bool, String, String) {
     )
 }
 
+/// Runs `jungle` with `args` and `stdin` piped in: (exit status, stdout,
+/// stderr).
+pub fn jungle_with_input(args: &[&str], stdin: &[u8]) -> (Option<i32>, String, String) {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_jungle"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run jungle");
+    child.stdin.take().unwrap().write_all(stdin).unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
 /// Runs `jungle` with `args`, expects success and one JSON object on stdout.
 pub fn json(args: &[&str]) -> serde_json::Value {
     let (ok, stdout, stderr) = jungle(args);
