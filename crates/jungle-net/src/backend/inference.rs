@@ -1,16 +1,18 @@
 //! The inference path: the network's forward pass on plain `f32` buffers,
-//! each convolution an im2col GEMM (the `gemm` crate, AVX-512/AVX2 kernels
-//! picked at run time) with batch norm folded into the weights. It reads
+//! with batch norm folded into the weights: each 3x3 convolution by
+//! Winograd's F(4x4, 3x3) ([`super::winograd`]), each 1x1 convolution and
+//! dense layer one GEMM (the `gemm` crate, AVX-512/AVX2 kernels picked at
+//! run time). It reads
 //! the weights of a [`PolicyValueNet`] and matches burn's output within
 //! 1e-4; burn stays the source of truth for the weights and checkpoints.
 //!
 //! Activations are `[batch * 63, channels]`, one row per square.
 
 use super::kernels::{
-    im2col, mean_over_squares, mul, neighbourhoods, param, planes_to_rows, policy_slot, relu,
-    unfold_weight, values, Mat,
+    mean_over_squares, mul, param, planes_to_rows, policy_slot, relu, unfold_weight, values, Mat,
 };
 use super::reference::{PolicyValueNet, ResBlock};
+use super::winograd::{WinogradScratch, WinogradWeight};
 use crate::encoding::{POLICY_SLOTS, SQUARES};
 
 pub use super::kernels::CHUNK;
@@ -22,12 +24,19 @@ fn matmul(m: usize, n: usize, k: usize, a: &[f32], b: &[f32], out: &mut [f32], a
     mul(Mat::new(a, m, k), Mat::new(b, k, n), out, accumulate);
 }
 
-/// A convolution with batch norm folded in: weights `[k*k*cin, cout]`.
+/// A convolution's weights with batch norm folded in.
+enum ConvWeight {
+    /// A 1x1 convolution: `[cin, cout]`.
+    Pointwise(Vec<f32>),
+    /// A 3x3 convolution in the Winograd domain.
+    Winograd(WinogradWeight),
+}
+
+/// A convolution with batch norm folded in.
 struct Conv {
-    kernel: usize,
     cin: usize,
     cout: usize,
-    weight: Vec<f32>,
+    weight: ConvWeight,
     bias: Vec<f32>,
 }
 
@@ -49,9 +58,13 @@ impl Conv {
                 bias[c] = beta[c] + (bias[c] - mean[c]) * scale[c];
             }
         }
-        let weight = unfold_weight(&w, cin, kh * kw, &scale);
+        let unfolded = unfold_weight(&w, cin, kh * kw, &scale);
+        let weight = match kh {
+            1 => ConvWeight::Pointwise(unfolded),
+            3 => ConvWeight::Winograd(WinogradWeight::new(&unfolded, cin, cout)),
+            k => panic!("{k}x{k} kernels: the network has 1x1 and 3x3 convolutions only"),
+        };
         Conv {
-            kernel: kh,
             cin,
             cout,
             weight,
@@ -59,25 +72,22 @@ impl Conv {
         }
     }
 
-    /// `input` `[rows, cin]` to `out` `[rows, cout]`; `cols` is scratch.
+    /// `input` `[rows, cin]` to `out` `[rows, cout]`; `scratch` is reused.
     fn forward(
         &self,
         input: &[f32],
         rows: usize,
-        hood: &[[Option<usize>; 9]],
-        cols: &mut Vec<f32>,
+        scratch: &mut WinogradScratch,
         out: &mut Vec<f32>,
     ) {
         out.clear();
         for _ in 0..rows {
             out.extend_from_slice(&self.bias);
         }
-        if self.kernel == 1 {
-            matmul(rows, self.cout, self.cin, input, &self.weight, out, true);
-            return;
+        match &self.weight {
+            ConvWeight::Pointwise(w) => matmul(rows, self.cout, self.cin, input, w, out, true),
+            ConvWeight::Winograd(w) => w.forward(input, out, scratch),
         }
-        im2col(input, self.cin, hood, cols);
-        matmul(rows, self.cout, 9 * self.cin, cols, &self.weight, out, true);
     }
 }
 
@@ -123,6 +133,22 @@ struct Block {
     pool_bias: Option<Conv>,
 }
 
+/// The activations of one chunk, kept per thread between forward passes:
+/// allocating them anew each pass cost a fifth of a 4x32 network's
+/// forward pass in page faults and zeroing.
+#[derive(Default)]
+struct Buffers {
+    x: Vec<f32>,
+    y: Vec<f32>,
+    z: Vec<f32>,
+    trunk: Vec<f32>,
+    scratch: WinogradScratch,
+}
+
+thread_local! {
+    static BUFFERS: std::cell::RefCell<Buffers> = std::cell::RefCell::default();
+}
+
 /// The network ready for fast inference.
 pub struct FastNet {
     /// Input planes.
@@ -136,7 +162,6 @@ pub struct FastNet {
     value_out: Dense,
     moves_left_out: Dense,
     survival_out: Option<Dense>,
-    hood: Vec<[Option<usize>; 9]>,
 }
 
 /// Outputs of [`FastNet::forward`], row-major per position.
@@ -172,7 +197,6 @@ impl FastNet {
             value_out: Dense::new(&net.value_out),
             moves_left_out: Dense::new(&net.moves_left_out),
             survival_out: net.survival_out.as_ref().map(Dense::new),
-            hood: neighbourhoods(),
         }
     }
 
@@ -210,36 +234,36 @@ impl FastNet {
     }
 
     fn forward_chunk(&self, input: &[f32], batch: usize) -> FastOutput {
+        BUFFERS.with_borrow_mut(|buffers| self.forward_chunk_in(input, batch, buffers))
+    }
+
+    fn forward_chunk_in(&self, input: &[f32], batch: usize, buffers: &mut Buffers) -> FastOutput {
         let rows = batch * SQUARES;
+        let Buffers {
+            x,
+            y,
+            z,
+            trunk,
+            scratch,
+        } = buffers;
         // Planes-first to one row per square.
         let planes = self.planes;
-        let mut x = vec![0.0; rows * planes];
+        x.resize(rows * planes, 0.0);
         for (x, src) in x
             .chunks_exact_mut(planes * SQUARES)
             .zip(input.chunks_exact(planes * SQUARES))
         {
             planes_to_rows(src, planes, x);
         }
-        let (mut cols, mut y, mut z) = (Vec::new(), Vec::new(), Vec::new());
-        let mut trunk = Vec::new();
-        self.stem
-            .forward(&x, rows, &self.hood, &mut cols, &mut trunk);
-        relu(&mut trunk);
+        self.stem.forward(&x[..rows * planes], rows, scratch, trunk);
+        relu(trunk);
         for block in &self.blocks {
-            block
-                .conv1
-                .forward(&trunk, rows, &self.hood, &mut cols, &mut y);
-            relu(&mut y);
+            block.conv1.forward(trunk, rows, scratch, y);
+            relu(y);
             if let Some(dense) = &block.pool_bias {
                 let c = block.conv1.cout;
                 let mut bias = Vec::new();
-                dense.forward(
-                    &mean_over_squares(&y, batch, c),
-                    batch,
-                    &self.hood,
-                    &mut cols,
-                    &mut bias,
-                );
+                dense.forward(&mean_over_squares(y, batch, c), batch, scratch, &mut bias);
                 for (row, chunk) in y.chunks_exact_mut(c).enumerate() {
                     let add = &bias[(row / SQUARES) * c..(row / SQUARES + 1) * c];
                     for (v, a) in chunk.iter_mut().zip(add) {
@@ -247,17 +271,15 @@ impl FastNet {
                     }
                 }
             }
-            block.conv2.forward(&y, rows, &self.hood, &mut cols, &mut z);
-            for (t, v) in trunk.iter_mut().zip(&z) {
+            block.conv2.forward(y, rows, scratch, z);
+            for (t, v) in trunk.iter_mut().zip(z.iter()) {
                 *t = (*t + v).max(0.0);
             }
         }
         // Policy head: 4 channels per square, slot = direction * 63 + square.
-        self.policy_conv
-            .forward(&trunk, rows, &self.hood, &mut cols, &mut y);
-        relu(&mut y);
-        self.policy_out
-            .forward(&y, rows, &self.hood, &mut cols, &mut z);
+        self.policy_conv.forward(trunk, rows, scratch, y);
+        relu(y);
+        self.policy_out.forward(y, rows, scratch, z);
         let mut policy = vec![0.0; batch * POLICY_SLOTS];
         for (row, chunk) in z.chunks_exact(self.policy_out.cout).enumerate() {
             for (d, v) in chunk.iter().enumerate() {
@@ -265,10 +287,9 @@ impl FastNet {
             }
         }
         // Value and moves-left heads.
-        self.value_conv
-            .forward(&trunk, rows, &self.hood, &mut cols, &mut y);
-        relu(&mut y);
-        let pooled = mean_over_squares(&y, batch, self.value_conv.cout);
+        self.value_conv.forward(trunk, rows, scratch, y);
+        relu(y);
+        let pooled = mean_over_squares(y, batch, self.value_conv.cout);
         let mut hidden = self.value_fc.forward(&pooled, batch);
         relu(&mut hidden);
         FastOutput {

@@ -36,6 +36,21 @@ impl<'a> Mat<'a> {
         }
     }
 
+    /// A matrix whose rows start `row_stride` elements apart.
+    pub(crate) fn strided(data: &'a [f32], rows: usize, cols: usize, row_stride: usize) -> Mat<'a> {
+        assert!(
+            rows == 0 || data.len() >= (rows - 1) * row_stride + cols,
+            "{rows} x {cols} matrix at row stride {row_stride}"
+        );
+        Mat {
+            data,
+            rows,
+            cols,
+            row_stride,
+            col_stride: 1,
+        }
+    }
+
     /// The transpose (a view).
     pub(crate) fn t(self) -> Mat<'a> {
         Mat {
@@ -50,21 +65,32 @@ impl<'a> Mat<'a> {
 
 /// `out` (row-major `a.rows x b.cols`) = `a * b`, or `+=` if `accumulate`.
 pub(crate) fn mul(a: Mat, b: Mat, out: &mut [f32], accumulate: bool) {
+    mul_strided(a, b, out, b.cols, accumulate);
+}
+
+/// [`mul`] with `out`'s rows `out_stride` elements apart.
+pub(crate) fn mul_strided(a: Mat, b: Mat, out: &mut [f32], out_stride: usize, accumulate: bool) {
     assert_eq!(a.cols, b.rows, "inner dimensions");
     let (m, n, k) = (a.rows, b.cols, a.cols);
-    assert!(out.len() >= m * n, "{m} x {n} product");
+    assert!(out_stride >= n, "rows of {n} at stride {out_stride}");
+    assert!(
+        m == 0 || out.len() >= (m - 1) * out_stride + n,
+        "{m} x {n} product at row stride {out_stride}"
+    );
     if m == 0 || n == 0 {
         return;
     }
     if k == 0 {
         if !accumulate {
-            out[..m * n].fill(0.0);
+            for row in out.chunks_mut(out_stride).take(m) {
+                row[..n].fill(0.0);
+            }
         }
         return;
     }
-    // SAFETY: `Mat::new` checked that each operand holds rows x cols
-    // elements at its row-major strides; the transposed views address the
-    // same elements, and `out` holds m x n.
+    // SAFETY: `Mat::new` and `Mat::strided` checked that each operand holds
+    // rows x cols elements at its strides; the transposed views address the
+    // same elements, and `out` holds m rows of n at `out_stride`.
     unsafe {
         gemm(
             m,
@@ -72,7 +98,7 @@ pub(crate) fn mul(a: Mat, b: Mat, out: &mut [f32], accumulate: bool) {
             k,
             out.as_mut_ptr(),
             1,
-            n as isize,
+            out_stride as isize,
             accumulate,
             a.data.as_ptr(),
             a.col_stride as isize,

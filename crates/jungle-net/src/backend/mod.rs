@@ -5,8 +5,9 @@
 //!   checkpoints and the export, and (with burn's autodiff) the training
 //!   step every other backend is tested against;
 //! - [`inference`]: the forward pass on plain `f32` buffers with batch norm
-//!   folded into the weights, what the search calls (matches the reference
-//!   within 1e-4);
+//!   folded into the weights and the 3x3 convolutions by Winograd's
+//!   F(4x4, 3x3) (`winograd`, its products by `small_gemm`), what the
+//!   search calls (matches the reference within 1e-4);
 //! - [`training`]: the forward pass in training mode and its backward pass
 //!   on plain buffers, 2.5-2.9x burn's autodiff per step, handing its
 //!   gradients to burn's optimiser;
@@ -20,4 +21,6 @@
 pub mod inference;
 pub(crate) mod kernels;
 pub mod reference;
+pub(crate) mod small_gemm;
 pub mod training;
+pub(crate) mod winograd;

@@ -1,0 +1,508 @@
+//! 3x3 convolutions by Winograd's minimal filtering, F(4x4, 3x3) (Lavin &
+//! Gray, "Fast Algorithms for Convolutional Neural Networks", 2015; the
+//! transform lc0 and KataGo use on CPUs): the 7x9 board is covered by six
+//! 4x4 output tiles, each read from a 6x6 input tile, and the convolution
+//! becomes 36 independent products `[tiles, cin] x [cin, cout]`, one per
+//! transform point. That is 6 * 36 = 216 multiplications per channel pair
+//! and position instead of 63 * 9 = 567 for the direct (im2col) product.
+//!
+//! Activations are `[batch * 63, channels]`, one row per square, as in
+//! [`super::inference`]. The transforms run over whole channel vectors
+//! (contiguous, so the compiler vectorises them); the products go through
+//! [`mul`] (the `gemm` crate).
+
+use super::small_gemm::{product, Shape};
+use crate::encoding::SQUARES;
+use jungle_rules::{FILES, RANKS};
+
+/// Output squares per tile side.
+const OUT: usize = 4;
+/// Input squares per tile side (`OUT + 3 - 1`).
+const IN: usize = 6;
+/// Transform points per tile (`IN * IN`): one product each.
+const POINTS: usize = IN * IN;
+/// Tiles across the board's files and ranks.
+const TILES_X: usize = (FILES as usize).div_ceil(OUT);
+const TILES_Y: usize = (RANKS as usize).div_ceil(OUT);
+/// Tiles per position.
+pub(crate) const TILES: usize = TILES_X * TILES_Y;
+
+/// `G` of F(4x4, 3x3): the kernel transform (6 x 3).
+const G: [[f32; 3]; IN] = [
+    [1.0 / 4.0, 0.0, 0.0],
+    [-1.0 / 6.0, -1.0 / 6.0, -1.0 / 6.0],
+    [-1.0 / 6.0, 1.0 / 6.0, -1.0 / 6.0],
+    [1.0 / 24.0, 1.0 / 12.0, 1.0 / 6.0],
+    [1.0 / 24.0, -1.0 / 12.0, 1.0 / 6.0],
+    [0.0, 0.0, 1.0],
+];
+
+/// Channels per transform step: one AVX2 register of `f32`.
+const LANES: usize = 8;
+type Lanes = [f32; LANES];
+
+/// The padded board an input tile is read from: one square of zeros
+/// around the board and enough beyond it for whole tiles.
+const PADDED_X: usize = TILES_X * OUT + 2;
+const PADDED_Y: usize = TILES_Y * OUT + 2;
+
+/// `n` rounded up to whole [`LANES`].
+fn lanes_up(n: usize) -> usize {
+    n.div_ceil(LANES) * LANES
+}
+
+/// A 3x3 convolution's weights in the Winograd domain:
+/// `[36][cin_p][cout_p]`, channels padded with zeros to whole [`LANES`].
+pub(crate) struct WinogradWeight {
+    cin: usize,
+    cout: usize,
+    u: Vec<f32>,
+}
+
+impl WinogradWeight {
+    /// Transforms unfolded 3x3 weights (`[9 * cin, cout]`, row
+    /// `kernel_pos * cin + ci`, kernel positions row-major over (rank,
+    /// file) offsets, as [`super::kernels::unfold_weight`] writes them).
+    pub(crate) fn new(unfolded: &[f32], cin: usize, cout: usize) -> WinogradWeight {
+        assert_eq!(unfolded.len(), 9 * cin * cout, "3x3 weights");
+        let (cin_p, cout_p) = (lanes_up(cin), lanes_up(cout));
+        let mut u = vec![0.0; POINTS * cin_p * cout_p];
+        for ci in 0..cin {
+            for co in 0..cout {
+                let g = |ky: usize, kx: usize| unfolded[((ky * 3 + kx) * cin + ci) * cout + co];
+                // G g (6 x 3), then (G g) G^T (6 x 6), in f64.
+                let mut gg = [[0.0f64; 3]; IN];
+                for (r, row) in gg.iter_mut().enumerate() {
+                    for (kx, v) in row.iter_mut().enumerate() {
+                        *v = (0..3).map(|ky| G[r][ky] as f64 * g(ky, kx) as f64).sum();
+                    }
+                }
+                for r in 0..IN {
+                    for c in 0..IN {
+                        let v: f64 = (0..3).map(|kx| gg[r][kx] * G[c][kx] as f64).sum();
+                        u[((r * IN + c) * cin_p + ci) * cout_p + co] = v as f32;
+                    }
+                }
+            }
+        }
+        WinogradWeight { cin, cout, u }
+    }
+
+    /// Adds the convolution of `input` (`[batch * 63, cin]`) to `out`
+    /// (`[batch * 63, cout]`, holding the bias); `scratch` is reused.
+    pub(crate) fn forward(&self, input: &[f32], out: &mut [f32], scratch: &mut WinogradScratch) {
+        let (cin, cout) = (self.cin, self.cout);
+        let (cin_p, cout_p) = (lanes_up(cin), lanes_up(cout));
+        let batch = input.len() / (SQUARES * cin);
+        assert_eq!(
+            input.len(),
+            batch * SQUARES * cin,
+            "[batch * 63, cin] input"
+        );
+        assert_eq!(
+            out.len(),
+            batch * SQUARES * cout,
+            "[batch * 63, cout] output"
+        );
+        let tiles = batch * TILES;
+        scratch.v.resize(POINTS * tiles * cin_p, 0.0);
+        scratch.m.resize(POINTS * tiles * cout_p, 0.0);
+        // The padded board starts zeroed; only its squares on the board and
+        // real channels are written, so the rest stays zero.
+        scratch.padded.clear();
+        scratch.padded.resize(PADDED_Y * PADDED_X * cin_p, 0.0);
+        simd::input_transform(input, cin, &mut scratch.padded, &mut scratch.v);
+        for point in 0..POINTS {
+            product(
+                &scratch.v[point * cin_p..],
+                POINTS * cin_p,
+                &self.u[point * cin_p * cout_p..(point + 1) * cin_p * cout_p],
+                Shape {
+                    rows: tiles,
+                    k: cin_p,
+                    n: cout_p,
+                },
+                &mut scratch.m[point * cout_p..],
+                POINTS * cout_p,
+            );
+        }
+        simd::output_transform(&scratch.m, cout, out);
+    }
+}
+
+/// Buffers of [`WinogradWeight::forward`], kept between calls.
+#[derive(Default)]
+pub(crate) struct WinogradScratch {
+    /// One position on the padded board: `[14 * 10][cin_p]`.
+    padded: Vec<f32>,
+    /// Transformed input: `[tiles][36][cin_p]`.
+    v: Vec<f32>,
+    /// Products: `[tiles][36][cout_p]`.
+    m: Vec<f32>,
+}
+
+/// The transforms run on vectors of [`LANES`] channels: AVX2 registers
+/// when the processor has them (the build targets baseline x86-64, so they
+/// are picked at run time, as `gemm` picks its kernels), plain arrays
+/// otherwise.
+mod simd {
+    use super::{Lanes, LANES};
+    use std::ops::{Add, Mul, Sub};
+
+    /// [`LANES`] channels of one square, the transforms' unit.
+    pub(super) trait Vector:
+        Copy + Add<Output = Self> + Sub<Output = Self> + Mul<f32, Output = Self>
+    {
+        /// All lanes zero.
+        fn zero() -> Self;
+        /// The [`LANES`] floats of `s` from `at`.
+        fn load(s: &[f32], at: usize) -> Self;
+        /// Writes the lanes to `s` from `at`.
+        fn store(self, s: &mut [f32], at: usize);
+        /// The lanes as an array.
+        fn lanes(self) -> Lanes;
+    }
+
+    /// [`super::input_transform`], AVX2 when available.
+    pub(super) fn input_transform(input: &[f32], cin: usize, padded: &mut [f32], v: &mut [f32]) {
+        #[cfg(target_arch = "x86_64")]
+        if avx::available() {
+            // SAFETY: the processor has AVX2 and FMA.
+            return unsafe { avx::input_transform(input, cin, padded, v) };
+        }
+        super::input_transform::<Plain>(input, cin, padded, v)
+    }
+
+    /// [`super::output_transform`], AVX2 when available.
+    pub(super) fn output_transform(m: &[f32], cout: usize, out: &mut [f32]) {
+        #[cfg(target_arch = "x86_64")]
+        if avx::available() {
+            // SAFETY: as above.
+            return unsafe { avx::output_transform(m, cout, out) };
+        }
+        super::output_transform::<Plain>(m, cout, out)
+    }
+
+    /// Plain arrays with the arithmetic the transforms need.
+    #[derive(Clone, Copy)]
+    pub(super) struct Plain(Lanes);
+
+    impl Add for Plain {
+        type Output = Plain;
+        #[inline(always)]
+        fn add(self, o: Plain) -> Plain {
+            let mut sum = self.0;
+            for (s, o) in sum.iter_mut().zip(o.0) {
+                *s += o;
+            }
+            Plain(sum)
+        }
+    }
+
+    impl Sub for Plain {
+        type Output = Plain;
+        #[inline(always)]
+        fn sub(self, o: Plain) -> Plain {
+            let mut difference = self.0;
+            for (d, o) in difference.iter_mut().zip(o.0) {
+                *d -= o;
+            }
+            Plain(difference)
+        }
+    }
+
+    impl Mul<f32> for Plain {
+        type Output = Plain;
+        #[inline(always)]
+        fn mul(self, k: f32) -> Plain {
+            let mut product = self.0;
+            for p in &mut product {
+                *p *= k;
+            }
+            Plain(product)
+        }
+    }
+
+    impl Vector for Plain {
+        #[inline(always)]
+        fn zero() -> Self {
+            Plain([0.0; LANES])
+        }
+        #[inline(always)]
+        fn load(s: &[f32], at: usize) -> Self {
+            Plain(s[at..at + LANES].try_into().expect("LANES floats"))
+        }
+        #[inline(always)]
+        fn store(self, s: &mut [f32], at: usize) {
+            s[at..at + LANES].copy_from_slice(&self.0);
+        }
+        #[inline(always)]
+        fn lanes(self) -> Lanes {
+            self.0
+        }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    mod avx {
+        use super::{Lanes, Vector, LANES};
+        use std::arch::x86_64::*;
+        use std::ops::{Add, Mul, Sub};
+
+        /// Whether the processor has AVX2 and FMA.
+        pub(in super::super) fn available() -> bool {
+            std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma")
+        }
+
+        /// An AVX register of [`LANES`] floats. Values exist only inside the
+        /// functions below, which run after [`available`].
+        #[derive(Clone, Copy)]
+        pub(in super::super) struct Avx(__m256);
+
+        // SAFETY (every `unsafe` block below): `Avx` values are made and
+        // used only inside the `target_feature` functions of this module,
+        // called after `available()`; loads and stores go through slices of
+        // `LANES` floats, so they stay in bounds.
+        impl Add for Avx {
+            type Output = Avx;
+            #[inline(always)]
+            fn add(self, o: Avx) -> Avx {
+                Avx(unsafe { _mm256_add_ps(self.0, o.0) })
+            }
+        }
+
+        impl Sub for Avx {
+            type Output = Avx;
+            #[inline(always)]
+            fn sub(self, o: Avx) -> Avx {
+                Avx(unsafe { _mm256_sub_ps(self.0, o.0) })
+            }
+        }
+
+        impl Mul<f32> for Avx {
+            type Output = Avx;
+            #[inline(always)]
+            fn mul(self, k: f32) -> Avx {
+                Avx(unsafe { _mm256_mul_ps(self.0, _mm256_set1_ps(k)) })
+            }
+        }
+
+        impl Vector for Avx {
+            #[inline(always)]
+            fn zero() -> Self {
+                Avx(unsafe { _mm256_setzero_ps() })
+            }
+            #[inline(always)]
+            fn load(s: &[f32], at: usize) -> Self {
+                let s = &s[at..at + LANES];
+                Avx(unsafe { _mm256_loadu_ps(s.as_ptr()) })
+            }
+            #[inline(always)]
+            fn store(self, s: &mut [f32], at: usize) {
+                let s = &mut s[at..at + LANES];
+                unsafe { _mm256_storeu_ps(s.as_mut_ptr(), self.0) }
+            }
+            #[inline(always)]
+            fn lanes(self) -> Lanes {
+                let mut out = [0.0; LANES];
+                self.store(&mut out, 0);
+                out
+            }
+        }
+
+        /// [`super::super::input_transform`] on AVX registers.
+        ///
+        /// # Safety
+        /// The processor must have AVX2 and FMA ([`available`]).
+        #[target_feature(enable = "avx2,fma")]
+        pub(in super::super) unsafe fn input_transform(
+            input: &[f32],
+            cin: usize,
+            padded: &mut [f32],
+            v: &mut [f32],
+        ) {
+            super::super::input_transform::<Avx>(input, cin, padded, v)
+        }
+
+        /// [`super::super::output_transform`] on AVX registers.
+        ///
+        /// # Safety
+        /// As [`input_transform`].
+        #[target_feature(enable = "avx2,fma")]
+        pub(in super::super) unsafe fn output_transform(m: &[f32], cout: usize, out: &mut [f32]) {
+            super::super::output_transform::<Avx>(m, cout, out)
+        }
+    }
+}
+
+use simd::Vector;
+
+/// `B^T z` over vectors of channels.
+#[inline(always)]
+fn bt<V: Vector>(z: [V; IN]) -> [V; IN] {
+    let [a0, a1, a2, a3, a4, a5] = z;
+    [
+        a0 * 4.0 - a2 * 5.0 + a4,
+        a3 + a4 - (a1 + a2) * 4.0,
+        (a1 - a2) * 4.0 - a3 + a4,
+        (a3 - a1) * 2.0 - a2 + a4,
+        (a1 - a3) * 2.0 - a2 + a4,
+        a1 * 4.0 - a3 * 5.0 + a5,
+    ]
+}
+
+/// `A^T m` over vectors of channels.
+#[inline(always)]
+fn at<V: Vector>(m: [V; IN]) -> [V; OUT] {
+    let [a0, a1, a2, a3, a4, a5] = m;
+    let (s12, d12, s34, d34) = (a1 + a2, a1 - a2, a3 + a4, a3 - a4);
+    [
+        a0 + s12 + s34,
+        d12 + d34 * 2.0,
+        s12 + s34 * 4.0,
+        d12 + d34 * 8.0 + a5,
+    ]
+}
+
+/// `V = B^T d B` for every tile of every position (`input` `[batch * 63,
+/// cin]`) into `v` (`[tiles][36][cin_p]`), each position copied to
+/// `padded` (zero off the board and in the padding channels) first.
+#[inline(always)]
+fn input_transform<V: Vector>(input: &[f32], cin: usize, padded: &mut [f32], v: &mut [f32]) {
+    let cin_p = lanes_up(cin);
+    for (p, position) in input.chunks_exact(SQUARES * cin).enumerate() {
+        for (s, src) in position.chunks_exact(cin).enumerate() {
+            let (y, x) = (s / FILES as usize, s % FILES as usize);
+            let at = ((y + 1) * PADDED_X + x + 1) * cin_p;
+            padded[at..at + cin].copy_from_slice(src);
+        }
+        for ty in 0..TILES_Y {
+            for tx in 0..TILES_X {
+                let tile = p * TILES + ty * TILES_X + tx;
+                let corner = ty * OUT * PADDED_X + tx * OUT;
+                for c in (0..cin_p).step_by(LANES) {
+                    // Columns (B^T d, d read from the padded board), then
+                    // rows ((B^T d) B, to the points i * 6 + j). Plain
+                    // loops rather than closures, which would not inherit
+                    // the caller's target features.
+                    let mut columns = [[V::zero(); IN]; IN];
+                    for (j, column) in columns.iter_mut().enumerate() {
+                        let mut d = [V::zero(); IN];
+                        for (i, d) in d.iter_mut().enumerate() {
+                            *d = V::load(padded, (corner + i * PADDED_X + j) * cin_p + c);
+                        }
+                        *column = bt(d);
+                    }
+                    for i in 0..IN {
+                        let mut z = [V::zero(); IN];
+                        for (z, column) in z.iter_mut().zip(&columns) {
+                            *z = column[i];
+                        }
+                        for (j, lanes) in bt(z).into_iter().enumerate() {
+                            lanes.store(v, (tile * POINTS + i * IN + j) * cin_p + c);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// `Y = A^T M A` for every tile (`m` `[tiles][36][cout_p]`), added to the
+/// squares of `out` (`[batch * 63, cout]`) on the board.
+#[inline(always)]
+fn output_transform<V: Vector>(m: &[f32], cout: usize, out: &mut [f32]) {
+    let cout_p = lanes_up(cout);
+    let batch = out.len() / (SQUARES * cout);
+    for p in 0..batch {
+        for ty in 0..TILES_Y {
+            for tx in 0..TILES_X {
+                let tile = p * TILES + ty * TILES_X + tx;
+                for c in (0..cout_p).step_by(LANES) {
+                    let n = LANES.min(cout - c);
+                    // Columns (A^T M), then rows ((A^T M) A); loops as above.
+                    let mut columns = [[V::zero(); OUT]; IN];
+                    for (j, column) in columns.iter_mut().enumerate() {
+                        let mut mm = [V::zero(); IN];
+                        for (i, mm) in mm.iter_mut().enumerate() {
+                            *mm = V::load(m, (tile * POINTS + i * IN + j) * cout_p + c);
+                        }
+                        *column = at(mm);
+                    }
+                    for i in 0..OUT {
+                        let y = ty * OUT + i;
+                        if y >= RANKS as usize {
+                            break;
+                        }
+                        let mut z = [V::zero(); IN];
+                        for (z, column) in z.iter_mut().zip(&columns) {
+                            *z = column[i];
+                        }
+                        for (j, lanes) in at(z).into_iter().enumerate() {
+                            let x = tx * OUT + j;
+                            if x >= FILES as usize {
+                                break;
+                            }
+                            let at = (p * SQUARES + y * FILES as usize + x) * cout + c;
+                            if n == LANES {
+                                (V::load(out, at) + lanes).store(out, at);
+                            } else {
+                                for (o, v) in out[at..at + n].iter_mut().zip(lanes.lanes()) {
+                                    *o += v;
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::backend::kernels::{im2col, neighbourhoods, Mat};
+
+    /// A deterministic pseudo-random vector in [-1, 1).
+    fn noise(n: usize, seed: u64) -> Vec<f32> {
+        let mut s = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+        (0..n)
+            .map(|_| {
+                s ^= s << 13;
+                s ^= s >> 7;
+                s ^= s << 17;
+                (s >> 40) as f32 / (1u64 << 23) as f32 - 1.0
+            })
+            .collect()
+    }
+
+    #[test]
+    fn winograd_matches_the_direct_convolution() {
+        for (batch, cin, cout) in [(1, 3, 5), (3, 42, 32), (2, 32, 32)] {
+            let input = noise(batch * SQUARES * cin, 1);
+            let weight = noise(9 * cin * cout, 2);
+            let bias = noise(cout, 3);
+            let mut direct: Vec<f32> = (0..batch * SQUARES).flat_map(|_| bias.clone()).collect();
+            let mut cols = Vec::new();
+            im2col(&input, cin, &neighbourhoods(), &mut cols);
+            crate::backend::kernels::mul(
+                Mat::new(&cols, batch * SQUARES, 9 * cin),
+                Mat::new(&weight, 9 * cin, cout),
+                &mut direct,
+                true,
+            );
+            let mut fast: Vec<f32> = (0..batch * SQUARES).flat_map(|_| bias.clone()).collect();
+            WinogradWeight::new(&weight, cin, cout).forward(
+                &input,
+                &mut fast,
+                &mut WinogradScratch::default(),
+            );
+            let worst = direct
+                .iter()
+                .zip(&fast)
+                .map(|(a, b)| (a - b).abs() / (1.0 + a.abs()))
+                .fold(0.0f32, f32::max);
+            assert!(worst < 1e-4, "{batch}x{cin}->{cout}: error {worst}");
+        }
+    }
+}
