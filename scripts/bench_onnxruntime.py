@@ -19,12 +19,13 @@ import time
 import numpy as np
 import onnxruntime as ort
 
-PLANES, RANKS, FILES = 38, 9, 7
-
-
-def rate(session, name, batch, seconds):
-    """Forward passes per second on a fixed random batch (one warm-up pass)."""
-    x = np.random.default_rng(0).random((batch, PLANES, RANKS, FILES), dtype=np.float32)
+def rate(session, batch, seconds):
+    """Forward passes per second on a fixed random batch (one warm-up pass).
+    The input's planes, ranks and files come from the model."""
+    model_input = session.get_inputs()[0]
+    name = model_input.name
+    planes, ranks, files = model_input.shape[1:]
+    x = np.random.default_rng(0).random((batch, planes, ranks, files), dtype=np.float32)
     session.run(None, {name: x})
     calls, start = 0, time.perf_counter()
     while calls == 0 or time.perf_counter() - start < seconds:
@@ -46,10 +47,9 @@ def main():
     options.intra_op_num_threads = args.threads
     options.inter_op_num_threads = 1
     session = ort.InferenceSession(args.model, options, providers=["CPUExecutionProvider"])
-    name = session.get_inputs()[0].name
     rows = []
     for batch in (int(b) for b in args.batches.split(",")):
-        rows.append({"batch": batch, "pos_per_s": rate(session, name, batch, args.seconds) * batch})
+        rows.append({"batch": batch, "pos_per_s": rate(session, batch, args.seconds) * batch})
     if args.json:
         print(json.dumps({"runtime": "onnxruntime " + ort.__version__, "threads": args.threads, "infer": rows}))
         return

@@ -80,13 +80,18 @@ impl Conv {
         scratch: &mut WinogradScratch,
         out: &mut Vec<f32>,
     ) {
-        out.clear();
-        for _ in 0..rows {
-            out.extend_from_slice(&self.bias);
-        }
         match &self.weight {
-            ConvWeight::Pointwise(w) => matmul(rows, self.cout, self.cin, input, w, out, true),
-            ConvWeight::Winograd(w) => w.forward(input, out, scratch),
+            ConvWeight::Pointwise(w) => {
+                out.clear();
+                for _ in 0..rows {
+                    out.extend_from_slice(&self.bias);
+                }
+                matmul(rows, self.cout, self.cin, input, w, out, true)
+            }
+            ConvWeight::Winograd(w) => {
+                out.resize(rows * self.cout, 0.0);
+                w.forward(input, &self.bias, out, scratch)
+            }
         }
     }
 }
