@@ -170,6 +170,8 @@ fn bench_net_reports_inference_and_training_rates() {
         "8",
         "--seconds",
         "0.05",
+        "--threads",
+        "2",
         "--json",
     ]);
     let infer = v["infer"].as_array().unwrap();
@@ -177,6 +179,21 @@ fn bench_net_reports_inference_and_training_rates() {
     assert_eq!(infer[1]["batch"], 4);
     assert!(infer.iter().all(|r| r["pos_per_s"].as_f64().unwrap() > 0.0));
     assert!(v["train_samples_per_s"].as_f64().unwrap() > 0.0);
+    assert_eq!(v["fast_threads"], 2);
+    let (flops, peak) = (
+        v["flops_per_position"].as_f64().unwrap(),
+        v["gemm_peak_gflops"].as_f64().unwrap(),
+    );
+    assert!(flops > 0.0 && peak > 0.0, "{v}");
+    for row in infer {
+        let gflops = row["pos_per_s"].as_f64().unwrap() * flops / 1e9;
+        assert!((row["gflops"].as_f64().unwrap() - gflops).abs() <= 1e-9 * gflops.max(1.0));
+        let share = row["share_of_peak"].as_f64().unwrap();
+        assert!(
+            (share - gflops / peak).abs() <= 1e-9 * share.max(1.0),
+            "{row}"
+        );
+    }
 }
 
 #[test]

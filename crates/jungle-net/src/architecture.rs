@@ -83,6 +83,36 @@ impl NetConfig {
         self.survival_head == Some(true)
     }
 
+    /// Floating-point operations of one position's forward pass, counted
+    /// as the direct convolution's multiply-adds (two each), the usual
+    /// measure (Winograd's transforms do fewer multiplications for the same
+    /// result, so its rates in these units can pass the machine's peak).
+    pub fn flops_per_position(&self) -> f64 {
+        let squares = (jungle_rules::RANKS as usize * jungle_rules::FILES as usize) as f64;
+        let (f, pf, vf, vh) = (
+            self.filters as f64,
+            self.policy_filters as f64,
+            self.value_filters as f64,
+            self.value_hidden as f64,
+        );
+        let planes = self.encoding().planes() as f64;
+        let directions = (crate::encoding::POLICY_SLOTS as f64) / squares;
+        let pooled_blocks = self.blocks.checked_div(self.global_pool_every).unwrap_or(0);
+        let pooled = pooled_blocks as f64 * f * f;
+        let survival = if self.has_survival_head() {
+            SURVIVAL_OUTPUTS as f64
+        } else {
+            0.0
+        };
+        let multiply_adds = squares * 9.0 * planes * f
+            + self.blocks as f64 * 2.0 * squares * 9.0 * f * f
+            + pooled
+            + squares * (f * pf + pf * directions + f * vf)
+            + vf * vh
+            + vh * (3.0 + 1.0 + survival);
+        2.0 * multiply_adds
+    }
+
     /// The input planes the network reads.
     pub fn encoding(&self) -> Encoding {
         if self.tactical_planes != Some(true) {
@@ -92,5 +122,37 @@ impl NetConfig {
         } else {
             Encoding::Tactical
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn flops_per_position_counts_every_weight_once_per_square() {
+        // Independently of the formula: each convolution weight is used
+        // once per square, each dense weight once per position.
+        let config = NetConfig::new()
+            .with_blocks(2)
+            .with_filters(8)
+            .with_policy_filters(4)
+            .with_value_filters(2)
+            .with_value_hidden(5)
+            .with_tactical_planes(Some(true))
+            .with_survival_head(Some(true));
+        let net = config.init(&crate::cpu_device());
+        let conv = |c: &burn::nn::conv::Conv2d| c.weight.val().dims().iter().product::<usize>();
+        let dense = |l: &burn::nn::Linear| l.weight.val().dims().iter().product::<usize>();
+        let mut convs = conv(&net.stem) + conv(&net.policy_conv) + conv(&net.policy_out);
+        convs += conv(&net.value_conv);
+        for block in &net.blocks {
+            convs += conv(&block.conv1) + conv(&block.conv2);
+        }
+        let survival = net.survival_out.as_ref().map_or(0, dense);
+        let denses =
+            dense(&net.value_fc) + dense(&net.value_out) + dense(&net.moves_left_out) + survival;
+        let expected = 2.0 * (convs as f64 * 63.0 + denses as f64);
+        assert_eq!(config.flops_per_position(), expected);
     }
 }

@@ -4,6 +4,7 @@ use anyhow::Result;
 use burn::module::Module;
 use burn::tensor::{Device, Tensor, TensorData};
 use clap::Args;
+use jungle_net::backend::gemm_peak_gflops;
 use jungle_net::backend::inference::FastNet;
 use jungle_net::encoding::{Encoding, POLICY_SLOTS};
 use jungle_net::{cpu_device, NetConfig, SURVIVAL_OUTPUTS};
@@ -42,13 +43,23 @@ pub struct BenchNetArgs {
     /// Seconds to spend on each measurement (at least one pass each).
     #[arg(long, default_value_t = 1.0)]
     seconds: f64,
+    /// Threads running the fast inference path (and the peak product) at
+    /// once, each on its own batches, as self-play's workers do; the rates
+    /// are their sum.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
 }
 
 #[derive(Serialize)]
 struct Infer {
     batch: usize,
-    /// The path the evaluator uses (im2col + GEMM on plain buffers).
+    /// The path the evaluator uses (plain buffers, Winograd 3x3
+    /// convolutions), summed over `--threads`.
     pos_per_s: f64,
+    /// The same in GFLOP/s, counting the direct convolution's operations.
+    gflops: f64,
+    /// `gflops` over the measured peak.
+    share_of_peak: f64,
     /// burn's own forward pass (flex backend), for comparison.
     burn_pos_per_s: f64,
 }
@@ -60,7 +71,15 @@ struct Report {
     planes: usize,
     /// Positions encoded per second (one thread).
     encode_pos_per_s: f64,
+    /// Threads of the fast path (`--threads`).
+    fast_threads: usize,
+    /// Threads of burn's own passes.
     threads: usize,
+    /// Operations of one position's forward pass (direct convolution).
+    flops_per_position: f64,
+    /// A 1024^3 product through the `gemm` crate on each of `fast_threads`
+    /// threads at once, summed: the machine's practical FP32 peak.
+    gemm_peak_gflops: f64,
     infer: Vec<Infer>,
     train_batch: usize,
     /// The training step `jungle train` runs (forward and backward passes
@@ -138,6 +157,19 @@ fn rate(seconds: f64, mut f: impl FnMut()) -> f64 {
     calls as f64 / started.elapsed().as_secs_f64()
 }
 
+/// [`rate`] of `f` on `threads` threads at once (each with its own copy),
+/// summed.
+fn rate_on_threads(seconds: f64, threads: usize, f: impl Fn() + Sync) -> f64 {
+    std::thread::scope(|scope| {
+        let runs: Vec<_> = (0..threads)
+            .map(|_| scope.spawn(|| rate(seconds, &f)))
+            .collect();
+        runs.into_iter()
+            .map(|run| run.join().expect("a benchmark thread panicked"))
+            .sum()
+    })
+}
+
 /// Runs `jungle bench net`.
 pub fn run(args: &BenchNetArgs, json: bool) -> Result<()> {
     let config = NetConfig::new()
@@ -156,6 +188,16 @@ pub fn run(args: &BenchNetArgs, json: bool) -> Result<()> {
             encoding.encode(pos, 1, &rules, &mut buffer);
         }
     });
+    anyhow::ensure!(args.threads > 0, "--threads: at least 1");
+    let peak: f64 = std::thread::scope(|scope| {
+        let runs: Vec<_> = (0..args.threads)
+            .map(|_| scope.spawn(|| gemm_peak_gflops(1024, args.seconds)))
+            .collect();
+        runs.into_iter()
+            .map(|run| run.join().expect("a benchmark thread panicked"))
+            .sum()
+    });
+    let flops = config.flops_per_position();
     let device = cpu_device();
     let net = config.init(&device).valid();
     let fast = FastNet::new(&net);
@@ -168,12 +210,15 @@ pub fn run(args: &BenchNetArgs, json: bool) -> Result<()> {
             let _ = out.policy.into_data();
         });
         let data = encoded(encoding, batch);
-        let fast_calls = rate(args.seconds, || {
+        let fast_calls = rate_on_threads(args.seconds, args.threads, || {
             let _ = fast.forward(&data, batch);
         });
+        let pos_per_s = fast_calls * batch as f64;
         infer.push(Infer {
             batch,
-            pos_per_s: fast_calls * batch as f64,
+            pos_per_s,
+            gflops: pos_per_s * flops / 1e9,
+            share_of_peak: pos_per_s * flops / 1e9 / peak,
             burn_pos_per_s: burn_calls * batch as f64,
         });
     }
@@ -194,7 +239,10 @@ pub fn run(args: &BenchNetArgs, json: bool) -> Result<()> {
         filters: args.filters,
         planes: encoding.planes(),
         encode_pos_per_s: encode_calls * 64.0,
+        fast_threads: args.threads,
         threads: rayon::current_num_threads(),
+        flops_per_position: flops,
+        gemm_peak_gflops: peak,
         infer,
         train_batch: n,
         train_samples_per_s: fast_steps * n as f64,
@@ -205,21 +253,34 @@ pub fn run(args: &BenchNetArgs, json: bool) -> Result<()> {
         return Ok(());
     }
     println!(
-        "network {} blocks x {} filters, {} input planes; fast path one thread, burn flex {} threads",
-        report.blocks, report.filters, report.planes, report.threads
+        "network {} blocks x {} filters, {} input planes, {:.1} MFLOP/position; fast path {} thread(s), burn flex {} threads",
+        report.blocks,
+        report.filters,
+        report.planes,
+        report.flops_per_position / 1e6,
+        report.fast_threads,
+        report.threads
+    );
+    println!(
+        "peak: {:.1} GFLOP/s (1024^3 products through the gemm crate on {} thread(s))",
+        report.gemm_peak_gflops, report.fast_threads
     );
     println!(
         "encoding: {:.0} positions/s (one thread)",
         report.encode_pos_per_s
     );
     println!(
-        "{:>8} {:>20} {:>20}",
-        "batch", "positions/s (fast)", "positions/s (burn)"
+        "{:>8} {:>20} {:>10} {:>8} {:>20}",
+        "batch", "positions/s (fast)", "GFLOP/s", "of peak", "positions/s (burn)"
     );
     for row in &report.infer {
         println!(
-            "{:>8} {:>20.0} {:>20.0}",
-            row.batch, row.pos_per_s, row.burn_pos_per_s
+            "{:>8} {:>20.0} {:>10.1} {:>7.0}% {:>20.0}",
+            row.batch,
+            row.pos_per_s,
+            row.gflops,
+            100.0 * row.share_of_peak,
+            row.burn_pos_per_s
         );
     }
     println!(

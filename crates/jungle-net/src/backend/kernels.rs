@@ -116,6 +116,31 @@ pub(crate) fn mul_strided(a: Mat, b: Mat, out: &mut [f32], out_stride: usize, ac
     }
 }
 
+/// The rate of one large product (`size x size x size`) on this thread
+/// through the `gemm` crate, in GFLOP/s: the machine's practical FP32 peak
+/// that `jungle bench net` reports the network's rates against. Runs for
+/// about `seconds` (at least one product after a warm-up).
+pub fn gemm_peak_gflops(size: usize, seconds: f64) -> f64 {
+    let a: Vec<f32> = (0..size * size).map(|i| (i % 7) as f32 * 0.1).collect();
+    let mut out = vec![0.0; size * size];
+    let mut product = || {
+        mul(
+            Mat::new(&a, size, size),
+            Mat::new(&a, size, size),
+            &mut out,
+            false,
+        )
+    };
+    product();
+    let started = std::time::Instant::now();
+    let mut calls = 0;
+    while calls == 0 || started.elapsed().as_secs_f64() < seconds {
+        product();
+        calls += 1;
+    }
+    2.0 * (size as f64).powi(3) * calls as f64 / started.elapsed().as_secs_f64() / 1e9
+}
+
 /// Positions per GEMM pass. Measured on a 2-core AVX-512 machine (6x64 net,
 /// one thread): chunks of 8, 16 and 32 run within 2% of each other (16
 /// best); one pass over 128 or 256 positions was 20-40% slower.

@@ -20,6 +20,7 @@
 
 pub mod inference;
 pub(crate) mod kernels;
+pub use kernels::gemm_peak_gflops;
 pub mod reference;
 pub(crate) mod small_gemm;
 pub mod training;
