@@ -4,8 +4,8 @@ use anyhow::Result;
 use burn::module::Module;
 use burn::tensor::{Device, Tensor, TensorData};
 use clap::Args;
-use jungle_net::backend::gemm_peak_gflops;
 use jungle_net::backend::inference::FastNet;
+use jungle_net::backend::large_product;
 use jungle_net::encoding::{Encoding, POLICY_SLOTS};
 use jungle_net::{cpu_device, NetConfig, SURVIVAL_OUTPUTS};
 use jungle_play::opening::random_opening;
@@ -157,12 +157,12 @@ fn rate(seconds: f64, mut f: impl FnMut()) -> f64 {
     calls as f64 / started.elapsed().as_secs_f64()
 }
 
-/// [`rate`] of `f` on `threads` threads at once (each with its own copy),
+/// [`rate`] on `threads` threads at once, each timing its own `make()`,
 /// summed.
-fn rate_on_threads(seconds: f64, threads: usize, f: impl Fn() + Sync) -> f64 {
+fn rate_on_threads<F: FnMut()>(seconds: f64, threads: usize, make: impl Fn() -> F + Sync) -> f64 {
     std::thread::scope(|scope| {
         let runs: Vec<_> = (0..threads)
-            .map(|_| scope.spawn(|| rate(seconds, &f)))
+            .map(|_| scope.spawn(|| rate(seconds, make())))
             .collect();
         runs.into_iter()
             .map(|run| run.join().expect("a benchmark thread panicked"))
@@ -189,14 +189,11 @@ pub fn run(args: &BenchNetArgs, json: bool) -> Result<()> {
         }
     });
     anyhow::ensure!(args.threads > 0, "--threads: at least 1");
-    let peak: f64 = std::thread::scope(|scope| {
-        let runs: Vec<_> = (0..args.threads)
-            .map(|_| scope.spawn(|| gemm_peak_gflops(1024, args.seconds)))
-            .collect();
-        runs.into_iter()
-            .map(|run| run.join().expect("a benchmark thread panicked"))
-            .sum()
-    });
+    let peak_size = 1024;
+    let peak = rate_on_threads(args.seconds, args.threads, || large_product(peak_size))
+        * 2.0
+        * (peak_size as f64).powi(3)
+        / 1e9;
     let flops = config.flops_per_position();
     let device = cpu_device();
     let net = config.init(&device).valid();
@@ -211,7 +208,9 @@ pub fn run(args: &BenchNetArgs, json: bool) -> Result<()> {
         });
         let data = encoded(encoding, batch);
         let fast_calls = rate_on_threads(args.seconds, args.threads, || {
-            let _ = fast.forward(&data, batch);
+            || {
+                let _ = fast.forward(&data, batch);
+            }
         });
         let pos_per_s = fast_calls * batch as f64;
         infer.push(Infer {

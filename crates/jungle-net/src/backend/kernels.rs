@@ -116,29 +116,34 @@ pub(crate) fn mul_strided(a: Mat, b: Mat, out: &mut [f32], out_stride: usize, ac
     }
 }
 
-/// The rate of one large product (`size x size x size`) on this thread
-/// through the `gemm` crate, in GFLOP/s: the machine's practical FP32 peak
-/// that `jungle bench net` reports the network's rates against. Runs for
-/// about `seconds` (at least one product after a warm-up).
-pub fn gemm_peak_gflops(size: usize, seconds: f64) -> f64 {
+/// One large product (`size x size x size`, `2 * size^3` operations) per
+/// call through the `gemm` crate on the calling thread, with its own
+/// operands: what `jungle bench net` times as the machine's practical FP32
+/// peak, to report the network's rates against.
+pub fn large_product(size: usize) -> impl FnMut() {
     let a: Vec<f32> = (0..size * size).map(|i| (i % 7) as f32 * 0.1).collect();
     let mut out = vec![0.0; size * size];
-    let mut product = || {
+    move || {
         mul(
             Mat::new(&a, size, size),
             Mat::new(&a, size, size),
             &mut out,
             false,
         )
-    };
-    product();
-    let started = std::time::Instant::now();
-    let mut calls = 0;
-    while calls == 0 || started.elapsed().as_secs_f64() < seconds {
-        product();
-        calls += 1;
     }
-    2.0 * (size as f64).powi(3) * calls as f64 / started.elapsed().as_secs_f64() / 1e9
+}
+
+/// Whether the processor has AVX2 and FMA, which the hand-written kernels
+/// (`small_gemm`, `winograd`'s transforms) need; they fall back otherwise.
+pub(crate) fn has_avx2_fma() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
 }
 
 /// Positions per GEMM pass. Measured on a 2-core AVX-512 machine (6x64 net,

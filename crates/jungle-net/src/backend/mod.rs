@@ -20,7 +20,7 @@
 
 pub mod inference;
 pub(crate) mod kernels;
-pub use kernels::gemm_peak_gflops;
+pub use kernels::large_product;
 pub mod reference;
 pub(crate) mod small_gemm;
 pub mod training;

@@ -10,7 +10,7 @@
 //! of `gemm`'s own AVX2 kernel. Processors without AVX2 and FMA, and
 //! shapes that are not whole registers, go to the `gemm` crate.
 
-use super::kernels::{mul_strided, Mat};
+use super::kernels::{has_avx2_fma, mul_strided, Mat};
 
 /// The shape of a product: `[rows, k] x [k, n]`.
 #[derive(Clone, Copy)]
@@ -32,7 +32,7 @@ pub(crate) fn product(
 ) {
     let Shape { rows, k, n } = shape;
     #[cfg(target_arch = "x86_64")]
-    if k.is_multiple_of(8) && n.is_multiple_of(8) && avx::available() {
+    if k.is_multiple_of(8) && n.is_multiple_of(8) && has_avx2_fma() {
         // SAFETY: the processor has AVX2 and FMA; `avx::product` checks the
         // operands' sizes.
         return unsafe { avx::product(a, a_stride, b, shape, out, out_stride) };
@@ -50,11 +50,6 @@ pub(crate) fn product(
 mod avx {
     use super::Shape;
     use std::arch::x86_64::*;
-
-    /// Whether the processor has AVX2 and FMA.
-    pub(super) fn available() -> bool {
-        std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma")
-    }
 
     /// [`super::product`] on AVX registers.
     ///
@@ -99,30 +94,47 @@ mod avx {
                 unsafe {
                     let a = a.add(r * a_stride);
                     let out = out.add(r * out_stride + j);
+                    // Two registers of columns while there are 16, then one.
                     if n - j >= 16 {
-                        match block {
-                            6 => tile::<6, 2>(a, a_stride, b.add(j), k, n, out, out_stride),
-                            5 => tile::<5, 2>(a, a_stride, b.add(j), k, n, out, out_stride),
-                            4 => tile::<4, 2>(a, a_stride, b.add(j), k, n, out, out_stride),
-                            3 => tile::<3, 2>(a, a_stride, b.add(j), k, n, out, out_stride),
-                            2 => tile::<2, 2>(a, a_stride, b.add(j), k, n, out, out_stride),
-                            _ => tile::<1, 2>(a, a_stride, b.add(j), k, n, out, out_stride),
-                        }
+                        rows_of::<2>(block, a, a_stride, b.add(j), k, n, out, out_stride);
                         j += 16;
                     } else {
-                        match block {
-                            6 => tile::<6, 1>(a, a_stride, b.add(j), k, n, out, out_stride),
-                            5 => tile::<5, 1>(a, a_stride, b.add(j), k, n, out, out_stride),
-                            4 => tile::<4, 1>(a, a_stride, b.add(j), k, n, out, out_stride),
-                            3 => tile::<3, 1>(a, a_stride, b.add(j), k, n, out, out_stride),
-                            2 => tile::<2, 1>(a, a_stride, b.add(j), k, n, out, out_stride),
-                            _ => tile::<1, 1>(a, a_stride, b.add(j), k, n, out, out_stride),
-                        }
+                        rows_of::<1>(block, a, a_stride, b.add(j), k, n, out, out_stride);
                         j += 8;
                     }
                 }
             }
             r += block;
+        }
+    }
+
+    /// [`tile`] for a block of 1 to 6 rows.
+    ///
+    /// # Safety
+    /// As [`tile`] with `R = block`.
+    #[target_feature(enable = "avx2,fma")]
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    unsafe fn rows_of<const C: usize>(
+        block: usize,
+        a: *const f32,
+        a_stride: usize,
+        b: *const f32,
+        k: usize,
+        n: usize,
+        out: *mut f32,
+        out_stride: usize,
+    ) {
+        // SAFETY: forwarded from the caller.
+        unsafe {
+            match block {
+                6 => tile::<6, C>(a, a_stride, b, k, n, out, out_stride),
+                5 => tile::<5, C>(a, a_stride, b, k, n, out, out_stride),
+                4 => tile::<4, C>(a, a_stride, b, k, n, out, out_stride),
+                3 => tile::<3, C>(a, a_stride, b, k, n, out, out_stride),
+                2 => tile::<2, C>(a, a_stride, b, k, n, out, out_stride),
+                _ => tile::<1, C>(a, a_stride, b, k, n, out, out_stride),
+            }
         }
     }
 

@@ -7,9 +7,9 @@
 //! and position instead of 63 * 9 = 567 for the direct (im2col) product.
 //!
 //! Activations are `[batch * 63, channels]`, one row per square, as in
-//! [`super::inference`]. The transforms run over whole channel vectors
-//! (contiguous, so the compiler vectorises them); the products go through
-//! [`mul`] (the `gemm` crate).
+//! [`super::inference`]. The transforms run on vectors of 8 channels (AVX2
+//! registers where the processor has them); the products go through
+//! [`super::small_gemm`].
 
 use super::small_gemm::{product, Shape};
 use crate::encoding::SQUARES;
@@ -126,11 +126,12 @@ impl WinogradWeight {
             scratch.padded.resize(PADDED_Y * PADDED_X * cin_p, 0.0);
             scratch.padded_channels = cin;
         }
+        let most_tiles = GROUP.min(batch) * TILES;
+        scratch.v.resize(POINTS * most_tiles * cin_p, 0.0);
+        scratch.m.resize(POINTS * most_tiles * cout_p, 0.0);
         let inputs = input.chunks(GROUP * SQUARES * cin);
         for (input, out) in inputs.zip(out.chunks_mut(GROUP * SQUARES * cout)) {
             let tiles = input.len() / (SQUARES * cin) * TILES;
-            scratch.v.resize(POINTS * tiles * cin_p, 0.0);
-            scratch.m.resize(POINTS * tiles * cout_p, 0.0);
             simd::input_transform(input, cin, &mut scratch.padded, &mut scratch.v);
             for point in 0..POINTS {
                 product(
@@ -169,13 +170,12 @@ pub(crate) struct WinogradScratch {
 /// are picked at run time, as `gemm` picks its kernels), plain arrays
 /// otherwise.
 mod simd {
+    use super::super::kernels::has_avx2_fma;
     use super::{Lanes, LANES};
-    use std::ops::{Add, Mul, Sub};
+    use std::ops::{Add, Sub};
 
     /// [`LANES`] channels of one square, the transforms' unit.
-    pub(super) trait Vector:
-        Copy + Add<Output = Self> + Sub<Output = Self> + Mul<f32, Output = Self>
-    {
+    pub(super) trait Vector: Copy + Add<Output = Self> + Sub<Output = Self> {
         /// The [`LANES`] floats of `s` from `at`.
         fn load(s: &[f32], at: usize) -> Self;
         /// Writes the lanes to `s` from `at`.
@@ -189,7 +189,7 @@ mod simd {
     /// [`super::input_transform`], AVX2 when available.
     pub(super) fn input_transform(input: &[f32], cin: usize, padded: &mut [f32], v: &mut [f32]) {
         #[cfg(target_arch = "x86_64")]
-        if avx::available() {
+        if has_avx2_fma() {
             // SAFETY: the processor has AVX2 and FMA.
             return unsafe { avx::input_transform(input, cin, padded, v) };
         }
@@ -199,7 +199,7 @@ mod simd {
     /// [`super::output_transform`], AVX2 when available.
     pub(super) fn output_transform(m: &[f32], bias: &[f32], out: &mut [f32]) {
         #[cfg(target_arch = "x86_64")]
-        if avx::available() {
+        if has_avx2_fma() {
             // SAFETY: as above.
             return unsafe { avx::output_transform(m, bias, out) };
         }
@@ -210,15 +210,22 @@ mod simd {
     #[derive(Clone, Copy)]
     pub(super) struct Plain(Lanes);
 
+    impl Plain {
+        /// `f` applied lane by lane to `self` and `o`.
+        #[inline(always)]
+        fn lanewise(mut self, o: Plain, f: impl Fn(f32, f32) -> f32) -> Plain {
+            for (s, o) in self.0.iter_mut().zip(o.0) {
+                *s = f(*s, o);
+            }
+            self
+        }
+    }
+
     impl Add for Plain {
         type Output = Plain;
         #[inline(always)]
         fn add(self, o: Plain) -> Plain {
-            let mut sum = self.0;
-            for (s, o) in sum.iter_mut().zip(o.0) {
-                *s += o;
-            }
-            Plain(sum)
+            self.lanewise(o, |a, b| a + b)
         }
     }
 
@@ -226,23 +233,7 @@ mod simd {
         type Output = Plain;
         #[inline(always)]
         fn sub(self, o: Plain) -> Plain {
-            let mut difference = self.0;
-            for (d, o) in difference.iter_mut().zip(o.0) {
-                *d -= o;
-            }
-            Plain(difference)
-        }
-    }
-
-    impl Mul<f32> for Plain {
-        type Output = Plain;
-        #[inline(always)]
-        fn mul(self, k: f32) -> Plain {
-            let mut product = self.0;
-            for p in &mut product {
-                *p *= k;
-            }
-            Plain(product)
+            self.lanewise(o, |a, b| a - b)
         }
     }
 
@@ -261,7 +252,7 @@ mod simd {
         }
         #[inline(always)]
         fn mul_add(self, k: f32, o: Self) -> Self {
-            self * k + o
+            self.lanewise(o, |a, b| a * k + b)
         }
     }
 
@@ -269,21 +260,16 @@ mod simd {
     mod avx {
         use super::{Lanes, Vector, LANES};
         use std::arch::x86_64::*;
-        use std::ops::{Add, Mul, Sub};
-
-        /// Whether the processor has AVX2 and FMA.
-        pub(in super::super) fn available() -> bool {
-            std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma")
-        }
+        use std::ops::{Add, Sub};
 
         /// An AVX register of [`LANES`] floats. Values exist only inside the
-        /// functions below, which run after [`available`].
+        /// functions below, which run after `has_avx2_fma()`.
         #[derive(Clone, Copy)]
         pub(in super::super) struct Avx(__m256);
 
         // SAFETY (every `unsafe` block below): `Avx` values are made and
         // used only inside the `target_feature` functions of this module,
-        // called after `available()`; loads and stores go through slices of
+        // called after `has_avx2_fma()`; loads and stores go through slices of
         // `LANES` floats, so they stay in bounds.
         impl Add for Avx {
             type Output = Avx;
@@ -298,14 +284,6 @@ mod simd {
             #[inline(always)]
             fn sub(self, o: Avx) -> Avx {
                 Avx(unsafe { _mm256_sub_ps(self.0, o.0) })
-            }
-        }
-
-        impl Mul<f32> for Avx {
-            type Output = Avx;
-            #[inline(always)]
-            fn mul(self, k: f32) -> Avx {
-                Avx(unsafe { _mm256_mul_ps(self.0, _mm256_set1_ps(k)) })
             }
         }
 
@@ -335,7 +313,7 @@ mod simd {
         /// [`super::super::input_transform`] on AVX registers.
         ///
         /// # Safety
-        /// The processor must have AVX2 and FMA ([`available`]).
+        /// The processor must have AVX2 and FMA (`has_avx2_fma()`).
         #[target_feature(enable = "avx2,fma")]
         pub(in super::super) unsafe fn input_transform(
             input: &[f32],
