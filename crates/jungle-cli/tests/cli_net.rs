@@ -197,6 +197,14 @@ fn bench_net_reports_inference_and_training_rates() {
 }
 
 #[test]
+fn bench_net_refuses_bad_thread_counts() {
+    for (bad, says) in [("0", "--threads: at least 1"), ("two", "--threads")] {
+        let (ok, _, stderr) = jungle(&["bench", "net", "--threads", bad, "--seconds", "0.01"]);
+        assert!(!ok && stderr.contains(says), "{bad}: {stderr}");
+    }
+}
+
+#[test]
 fn average_writes_a_checkpoint_players_load_and_refuses_mixed_runs() {
     let dir = temp_dir("net-average");
     let (a, _) = net_init(&dir, "a", TINY_NET, &["--seed", "1"]);

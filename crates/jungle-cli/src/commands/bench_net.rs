@@ -172,6 +172,7 @@ fn rate_on_threads<F: FnMut()>(seconds: f64, threads: usize, make: impl Fn() -> 
 
 /// Runs `jungle bench net`.
 pub fn run(args: &BenchNetArgs, json: bool) -> Result<()> {
+    anyhow::ensure!(args.threads > 0, "--threads: at least 1");
     let config = NetConfig::new()
         .with_blocks(args.blocks)
         .with_filters(args.filters)
@@ -188,7 +189,6 @@ pub fn run(args: &BenchNetArgs, json: bool) -> Result<()> {
             encoding.encode(pos, 1, &rules, &mut buffer);
         }
     });
-    anyhow::ensure!(args.threads > 0, "--threads: at least 1");
     let peak_size = 1024;
     let peak = rate_on_threads(args.seconds, args.threads, || large_product(peak_size))
         * 2.0
