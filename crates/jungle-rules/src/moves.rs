@@ -24,7 +24,7 @@ impl Move {
     /// The square the animal arrives on.
     #[inline]
     pub const fn to(self) -> Square {
-        Square::from_index_unchecked((self.0 >> 6) as u8)
+        Square::from_index_unchecked(((self.0 >> 6) & 63) as u8)
     }
 
     /// The direction of the move; `None` only for a move that is not

@@ -14,6 +14,11 @@ use std::fmt;
 /// Byte stored in the mailbox for an empty square.
 const EMPTY: u8 = 0xFF;
 
+/// Square index stored for an animal that is not on the board: bit 63 of a
+/// [`Bitboard`] lies off the 63-square board, so `1 << OFF_BOARD` masked to
+/// the board is empty.
+const OFF_BOARD: u8 = 63;
+
 /// A Jungle position. One animal of each kind per side at most.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub struct Position {
@@ -21,6 +26,10 @@ pub struct Position {
     board: [u8; 64],
     /// Squares held by each side.
     occupied: [Bitboard; 2],
+    /// The square of each piece (by [`Piece::index`]), or `OFF_BOARD`: one
+    /// animal of each kind per side, so the move generator finds the enemy
+    /// ranks without reading the mailbox.
+    squares: [u8; 16],
     /// Zobrist hash of the animals and the side to move.
     hash: u64,
     /// Plies since the last capture.
@@ -34,7 +43,14 @@ pub struct Position {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Undo {
     captured: u8,
+    moving: u8,
     quiet_plies: u32,
+    fullmove: u32,
+    /// The hash and the occupancy before the move: restoring them is
+    /// cheaper than xoring the changes back, and it leaves no chain of
+    /// read-modify-writes from one made move to the next.
+    hash: u64,
+    occupied: [Bitboard; 2],
 }
 
 impl Undo {
@@ -58,6 +74,7 @@ impl Position {
         let mut pos = Position {
             board: [EMPTY; 64],
             occupied: [Bitboard::EMPTY; 2],
+            squares: [OFF_BOARD; 16],
             hash: 0,
             quiet_plies: 0,
             fullmove: 1,
@@ -76,6 +93,7 @@ impl Position {
     pub(crate) fn put(&mut self, sq: Square, piece: Piece) {
         debug_assert!(self.board[sq.index()] == EMPTY);
         self.board[sq.index()] = piece.index() as u8;
+        self.squares[piece.index()] = sq.index() as u8;
         self.occupied[piece.side().index()] |= Bitboard::from_square(sq);
         self.hash ^= zobrist::piece_key(piece, sq);
     }
@@ -100,6 +118,13 @@ impl Position {
         piece_from_byte(self.board[sq.index()])
     }
 
+    /// The [`crate::Animal::index`] of the animal on an occupied square
+    /// (either side's); meaningless for an empty one.
+    #[inline]
+    pub(crate) fn animal_index_at(&self, sq: Square) -> usize {
+        (self.board[sq.index() & 63] & 7) as usize
+    }
+
     /// Squares held by `side`.
     #[inline]
     pub fn occupied(&self, side: Side) -> Bitboard {
@@ -113,10 +138,20 @@ impl Position {
     }
 
     /// The square of `piece`, if it is on the board.
+    #[inline]
     pub fn square_of(&self, piece: Piece) -> Option<Square> {
-        self.occupied(piece.side())
-            .into_iter()
-            .find(|&s| self.board[s.index()] == piece.index() as u8)
+        let index = self.squares[piece.index()];
+        (index != OFF_BOARD).then(|| Square::from_index_unchecked(index))
+    }
+
+    /// The squares of `side`'s animals, indexed by [`crate::Animal::index`]:
+    /// a one-square set, or empty for an animal that was captured.
+    #[inline]
+    pub fn animal_squares(&self, side: Side) -> [Bitboard; 8] {
+        let base = side.index() * 8;
+        std::array::from_fn(|a| {
+            Bitboard((1u64 << (self.squares[base + a] & 63)) & Bitboard::FULL.0)
+        })
     }
 
     /// The side to move.
@@ -179,9 +214,24 @@ impl Position {
         let captured = self.board[to.index()];
         let undo = Undo {
             captured,
+            moving,
             quiet_plies: self.quiet_plies,
+            fullmove: self.fullmove,
+            hash: self.hash,
+            occupied: self.occupied,
         };
-        self.toggle(from, to, moving, captured);
+        let us = self.side.index();
+        self.occupied[us] ^= Bitboard::from_square(from) | Bitboard::from_square(to);
+        if captured != EMPTY {
+            self.occupied[us ^ 1] ^= Bitboard::from_square(to);
+        }
+        let piece = Piece::from_byte(moving);
+        self.hash ^= zobrist::piece_key(piece, from)
+            ^ zobrist::piece_key(piece, to)
+            ^ zobrist::NORTH_TO_MOVE;
+        if captured != EMPTY {
+            self.hash ^= zobrist::piece_key(Piece::from_byte(captured), to);
+        }
         self.quiet_plies = if captured == EMPTY {
             self.quiet_plies.saturating_add(1)
         } else {
@@ -189,6 +239,10 @@ impl Position {
         };
         self.board[to.index()] = moving;
         self.board[from.index()] = EMPTY;
+        self.squares[moving as usize & 15] = to.index() as u8;
+        if captured != EMPTY {
+            self.squares[captured as usize & 15] = OFF_BOARD;
+        }
         if self.side == Side::North {
             self.fullmove = self.fullmove.wrapping_add(1);
         }
@@ -201,30 +255,16 @@ impl Position {
     pub fn unmake_move(&mut self, mv: Move, undo: Undo) {
         let (from, to) = (mv.from(), mv.to());
         self.side = !self.side;
-        if self.side == Side::North {
-            self.fullmove = self.fullmove.wrapping_sub(1);
-        }
-        let moving = self.board[to.index()];
-        self.toggle(from, to, moving, undo.captured);
-        self.board[from.index()] = moving;
+        self.fullmove = undo.fullmove;
+        self.occupied = undo.occupied;
+        self.hash = undo.hash;
+        self.board[from.index()] = undo.moving;
         self.board[to.index()] = undo.captured;
-        self.quiet_plies = undo.quiet_plies;
-    }
-
-    /// The bitboard and hash changes of a move by the side to move; being
-    /// xors, the same call makes and unmakes them.
-    #[inline]
-    fn toggle(&mut self, from: Square, to: Square, moving: u8, captured: u8) {
-        let us = self.side.index();
-        self.occupied[us] ^= Bitboard::from_square(from) | Bitboard::from_square(to);
-        let moving = Piece::from_byte(moving);
-        self.hash ^= zobrist::piece_key(moving, from)
-            ^ zobrist::piece_key(moving, to)
-            ^ zobrist::NORTH_TO_MOVE;
-        if captured != EMPTY {
-            self.occupied[us ^ 1] ^= Bitboard::from_square(to);
-            self.hash ^= zobrist::piece_key(Piece::from_byte(captured), to);
+        self.squares[undo.moving as usize & 15] = from.index() as u8;
+        if undo.captured != EMPTY {
+            self.squares[undo.captured as usize & 15] = to.index() as u8;
         }
+        self.quiet_plies = undo.quiet_plies;
     }
 
     /// Copy-make: the position after the legal move `mv`.

@@ -13,8 +13,10 @@ const fn splitmix64(state: u64) -> (u64, u64) {
     (state, z ^ (z >> 31))
 }
 
-const PIECE_KEYS: [[u64; NUM_SQUARES]; 16] = {
-    let mut keys = [[0u64; NUM_SQUARES]; 16];
+/// Rows of 64 (the last entry unused) so that an index masked to 6 bits
+/// needs no bounds check on the make/unmake path.
+const PIECE_KEYS: [[u64; 64]; 16] = {
+    let mut keys = [[0u64; 64]; 16];
     let mut state = 0x4A55_4E47_4C45_5A30; // "JUNGLEZ0"
     let mut p = 0;
     while p < 16 {
@@ -36,7 +38,7 @@ pub const NORTH_TO_MOVE: u64 = splitmix64(0x5349_4445_5f4e_4f52).1;
 /// The key of `piece` standing on `sq`.
 #[inline]
 pub fn piece_key(piece: Piece, sq: Square) -> u64 {
-    PIECE_KEYS[piece.index()][sq.index()]
+    PIECE_KEYS[piece.index() & 15][sq.index() & 63]
 }
 
 #[cfg(test)]
@@ -46,7 +48,11 @@ mod tests {
 
     #[test]
     fn keys_are_distinct() {
-        let mut seen: HashSet<u64> = PIECE_KEYS.iter().flatten().copied().collect();
+        let mut seen: HashSet<u64> = PIECE_KEYS
+            .iter()
+            .flat_map(|row| &row[..NUM_SQUARES])
+            .copied()
+            .collect();
         assert_eq!(seen.len(), 16 * NUM_SQUARES);
         assert!(seen.insert(NORTH_TO_MOVE));
     }

@@ -1,10 +1,12 @@
 //! Property tests over random legal play: games always end under the draw
 //! rules with the result the rules give; FEN round-trips; mirrored and
 //! flipped positions have equal perft; the incremental Zobrist hash equals
-//! the from-scratch hash after every move and unmove.
+//! the from-scratch hash after every move and unmove, and the per-piece
+//! squares agree with the board.
 
 use jungle_rules::{
-    perft, EndReason, Game, NoMoveOutcome, Position, RepetitionOutcome, Rules, DEN,
+    perft, Animal, Bitboard, EndReason, Game, NoMoveOutcome, Piece, Position, RepetitionOutcome,
+    Rules, Side, DEN,
 };
 use proptest::prelude::*;
 
@@ -155,6 +157,19 @@ proptest! {
             let undo = pos.make_move(mv);
             prop_assert_eq!(pos.hash(), pos.compute_hash());
             prop_assert_eq!(pos, before.play(mv));
+            // The per-piece squares agree with the mailbox.
+            let on_board: Vec<_> = pos.pieces().collect();
+            for &(sq, piece) in &on_board {
+                prop_assert_eq!(pos.square_of(piece), Some(sq));
+                let kind = pos.animal_squares(piece.side())[piece.animal().index()];
+                prop_assert_eq!(kind, Bitboard::from_square(sq));
+            }
+            let placed = Side::BOTH
+                .iter()
+                .flat_map(|&side| Animal::ALL.map(|a| Piece::new(side, a)))
+                .filter(|&piece| pos.square_of(piece).is_some())
+                .count();
+            prop_assert_eq!(placed, on_board.len());
             stack.push((mv, undo, before));
         }
         while let Some((mv, undo, before)) = stack.pop() {
