@@ -1,6 +1,9 @@
 //! The training pass on plain `f32` buffers: the network's forward pass with
 //! batch norm in training mode (batch statistics) and its backward pass,
-//! each convolution an im2col GEMM (the `gemm` crate, on rayon's threads).
+//! on rayon's threads. A 3x3 convolution's forward pass and its input's
+//! gradient run in the Winograd domain ([`super::winograd`], the same
+//! kernels as inference); its weight gradient and the 1x1 convolutions are
+//! GEMMs (the `gemm` crate, the 3x3 weights' through im2col).
 //! burn's autodiff runs the same step about three times slower on a
 //! 2-core CPU; this pass matches its gradients (tested) and hands them to
 //! burn's optimiser, so checkpoints, optimiser state and the module stay
@@ -15,6 +18,7 @@ use super::kernels::{
     unfold_weight, values, Mat, CHUNK,
 };
 use super::reference::PolicyValueNet;
+use super::winograd::{WinogradScratch, WinogradWeight};
 use crate::encoding::{POLICY_SLOTS, SQUARES};
 use burn::module::ParamId;
 use burn::nn::conv::Conv2d;
@@ -41,10 +45,10 @@ fn relu_backward(grad: &mut [f32], out: &[f32]) {
     grad.par_chunks_mut(1 << 16)
         .zip(out.par_chunks(1 << 16))
         .for_each(|(grad, out)| {
+            // A select rather than a branch: it vectorises, and the sign
+            // of `o` is a coin toss the branch predictor loses.
             for (g, o) in grad.iter_mut().zip(out) {
-                if *o <= 0.0 {
-                    *g = 0.0;
-                }
+                *g = if *o > 0.0 { *g } else { 0.0 };
             }
         });
 }
@@ -73,10 +77,11 @@ struct Conv {
     cin: usize,
     cout: usize,
     weight: Vec<f32>,
-    /// For a 3x3 kernel, the weights turned half a circle and transposed,
-    /// `[9*cout, cin]`: the input's gradient is the output gradient's
-    /// im2col times these.
-    flipped: Vec<f32>,
+    /// For a 3x3 kernel: the forward convolution in the Winograd domain,
+    /// and the input's gradient, which is the output gradient convolved
+    /// with the weights turned half a circle and transposed (`cout` in,
+    /// `cin` out). The weight gradient stays an im2col GEMM.
+    winograd: Option<(WinogradWeight, WinogradWeight)>,
     bias: Option<Vec<f32>>,
     weight_id: ParamId,
     bias_id: Option<ParamId>,
@@ -88,9 +93,8 @@ impl Conv {
         assert_eq!(kh, kw, "square kernels only");
         assert!(kh == 1 || kh == 3, "1x1 and 3x3 kernels only");
         let weight = unfold_weight(&param(&conv.weight), cin, kh * kw, &vec![1.0; cout]);
-        let mut flipped = Vec::new();
-        if kh == 3 {
-            flipped = vec![0.0; 9 * cout * cin];
+        let winograd = (kh == 3).then(|| {
+            let mut flipped = vec![0.0; 9 * cout * cin];
             for k in 0..9 {
                 for co in 0..cout {
                     for ci in 0..cin {
@@ -99,13 +103,17 @@ impl Conv {
                     }
                 }
             }
-        }
+            (
+                WinogradWeight::new(&weight, cin, cout),
+                WinogradWeight::new(&flipped, cout, cin),
+            )
+        });
         Conv {
             kernel: kh,
             cin,
             cout,
             weight,
-            flipped,
+            winograd,
             bias: conv.bias.as_ref().map(param),
             weight_id: conv.weight.id,
             bias_id: conv.bias.as_ref().map(|b| b.id),
@@ -128,24 +136,31 @@ impl Conv {
 
     /// `input` (`[rows, cin]`) to `[rows, cout]`, [`CHUNK`] positions at a
     /// time on rayon's threads (each chunk's columns stay in cache).
-    fn forward(&self, input: &[f32], hood: &Hood) -> Vec<f32> {
+    fn forward(&self, input: &[f32]) -> Vec<f32> {
         let rows = input.len() / self.cin;
         let mut out = match &self.bias {
             Some(b) => (0..rows).flat_map(|_| b.iter().copied()).collect(),
             None => vec![0.0; rows * self.cout],
         };
-        out.par_chunks_mut(CHUNK * SQUARES * self.cout)
-            .zip(input.par_chunks(CHUNK * SQUARES * self.cin))
-            .for_each_init(Vec::new, |cols, (out, input)| {
+        let chunks = out
+            .par_chunks_mut(CHUNK * SQUARES * self.cout)
+            .zip(input.par_chunks(CHUNK * SQUARES * self.cin));
+        match &self.winograd {
+            Some((winograd, _)) => {
+                chunks.for_each_init(WinogradScratch::default, |scratch, (out, input)| {
+                    winograd.add_forward(input, &vec![0.0; self.cout], out, scratch)
+                })
+            }
+            None => chunks.for_each(|(out, input)| {
                 let rows = input.len() / self.cin;
-                let cols = self.columns(input, hood, cols);
                 mul(
-                    Mat::new(cols, rows, self.width()),
-                    Mat::new(&self.weight, self.width(), self.cout),
+                    Mat::new(input, rows, self.cin),
+                    Mat::new(&self.weight, self.cin, self.cout),
                     out,
                     true,
                 );
-            });
+            }),
+        }
         out
     }
 
@@ -176,8 +191,8 @@ impl Conv {
             .zip(grad.par_chunks(CHUNK * SQUARES * self.cout))
             .zip(input_grads)
             .map_init(
-                || (Vec::new(), Vec::new()),
-                |(cols, dcols), ((input, grad), input_grad)| {
+                || (Vec::new(), WinogradScratch::default()),
+                |(cols, scratch), ((input, grad), input_grad)| {
                     let rows = input.len() / self.cin;
                     let columns = self.columns(input, hood, cols);
                     let mut dw = vec![0.0; width * self.cout];
@@ -188,19 +203,14 @@ impl Conv {
                         false,
                     );
                     if let Some(dx) = input_grad {
-                        if self.kernel == 1 {
-                            mul(Mat::new(grad, rows, self.cout), weight_t, dx, true);
-                        } else {
+                        match &self.winograd {
                             // A "same" 3x3 convolution's input gradient is
                             // the output gradient convolved with the
                             // flipped kernel.
-                            im2col(grad, self.cout, hood, dcols);
-                            mul(
-                                Mat::new(dcols, rows, 9 * self.cout),
-                                Mat::new(&self.flipped, 9 * self.cout, self.cin),
-                                dx,
-                                true,
-                            );
+                            Some((_, flipped)) => {
+                                flipped.add_forward(grad, &vec![0.0; self.cin], dx, scratch)
+                            }
+                            None => mul(Mat::new(grad, rows, self.cout), weight_t, dx, true),
                         }
                     }
                     dw
@@ -276,10 +286,18 @@ impl Norm {
         // Two passes, as burn does: the mean, then the squared deviations
         // from it (one pass of sums of squares loses a channel whose spread
         // is small beside its mean, e.g. one reading a constant plane).
-        let [sum, _] = channel_sums(x, c, |_, v, _| [v, 0.0], &[]);
+        let [sum, _] = channel_sums(x, c, &[], |row, _, sum, _| {
+            for (s, v) in sum.iter_mut().zip(row) {
+                *s += v;
+            }
+        });
         let mean: Vec<f64> = sum.iter().map(|s| s / rows).collect();
         let centre: Vec<f32> = mean.iter().map(|m| *m as f32).collect();
-        let [squares, _] = channel_sums(x, c, |ch, v, _| [(v - centre[ch]).powi(2), 0.0], &[]);
+        let [squares, _] = channel_sums(x, c, &[], |row, _, squares, _| {
+            for ((s, v), m) in squares.iter_mut().zip(row).zip(&centre) {
+                *s += (v - m) * (v - m);
+            }
+        });
         let variance: Vec<f64> = squares.iter().map(|q| q / rows).collect();
         let inv_std: Vec<f32> = variance
             .iter()
@@ -291,12 +309,18 @@ impl Norm {
             .par_chunks_mut(ROWS_PER_TASK * c)
             .zip(x.par_chunks_mut(ROWS_PER_TASK * c))
             .for_each(|(normalized, x)| {
+                // `x * a + b` per channel with `n = (x - mean) * inv_std`,
+                // zipped so that the channel loop vectorises.
+                let lanes = mean
+                    .iter()
+                    .zip(&inv_std)
+                    .zip(self.gamma.iter().zip(&self.beta));
+                let lanes: Vec<_> = lanes.collect();
                 for (n_row, x_row) in normalized.chunks_exact_mut(c).zip(x.chunks_exact_mut(c)) {
-                    for ch in 0..c {
-                        let n = (x_row[ch] - mean[ch]) * inv_std[ch];
-                        n_row[ch] = n;
-                        let y = n * self.gamma[ch] + self.beta[ch];
-                        x_row[ch] = if relu { y.max(0.0) } else { y };
+                    for ((n, x), ((m, s), (g, b))) in n_row.iter_mut().zip(x_row).zip(&lanes) {
+                        *n = (*x - *m) * *s;
+                        let y = *n * *g + *b;
+                        *x = if relu { y.max(0.0) } else { y };
                     }
                 }
             });
@@ -324,7 +348,13 @@ impl Norm {
             relu_backward(grad, relu_out);
         }
         let rows = (grad.len() / c) as f32;
-        let [dbeta, dgamma] = channel_sums(grad, c, |_, g, n| [g, g * n], &tape.normalized);
+        let [dbeta, dgamma] = channel_sums(grad, c, &tape.normalized, |g, n, dbeta, dgamma| {
+            let sums = dbeta.iter_mut().zip(dgamma.iter_mut());
+            for ((db, dg), (g, n)) in sums.zip(g.iter().zip(n)) {
+                *db += g;
+                *dg += g * n;
+            }
+        });
         let dbeta: Vec<f32> = dbeta.into_iter().map(|v| v as f32).collect();
         let dgamma: Vec<f32> = dgamma.into_iter().map(|v| v as f32).collect();
         let scale: Vec<f32> = (0..c)
@@ -334,8 +364,13 @@ impl Norm {
             .zip(tape.normalized.par_chunks(ROWS_PER_TASK * c))
             .for_each(|(grad, normalized)| {
                 for (g, n) in grad.chunks_exact_mut(c).zip(normalized.chunks_exact(c)) {
-                    for ch in 0..c {
-                        g[ch] = scale[ch] * (rows * g[ch] - dbeta[ch] - n[ch] * dgamma[ch]);
+                    let lanes = g
+                        .iter_mut()
+                        .zip(n)
+                        .zip(&scale)
+                        .zip(dbeta.iter().zip(&dgamma));
+                    for (((g, n), s), (db, dg)) in lanes {
+                        *g = s * (rows * *g - db - n * dg);
                     }
                 }
             });
@@ -355,16 +390,18 @@ impl Norm {
 /// Rows per parallel task of the element-wise passes.
 const ROWS_PER_TASK: usize = 1024;
 
-/// Per-channel sums over the rows of `x` (`[rows, c]`) of the two values
-/// `f(channel, x, other)` gives, `other` being the matching element of
-/// `other` (or 0 when `other` is empty). Tasks of [`ROWS_PER_TASK`] rows
-/// sum in `f32` and are added in `f64`, in order (the result does not
-/// depend on the number of threads).
+/// Per-channel sums over the rows of `x` (`[rows, c]`): `add_row(row,
+/// other_row, a, b)` adds one row's two values per channel to the running
+/// sums `a` and `b`, `other_row` being the matching row of `other` (empty
+/// when `other` is). Each call covers a whole row so the channel loop in
+/// it vectorises. Tasks of [`ROWS_PER_TASK`] rows sum in `f32` and are
+/// added in `f64`, in order (the result does not depend on the number of
+/// threads).
 fn channel_sums(
     x: &[f32],
     c: usize,
-    f: impl Fn(usize, f32, f32) -> [f32; 2] + Sync,
     other: &[f32],
+    add_row: impl Fn(&[f32], &[f32], &mut [f32], &mut [f32]) + Sync,
 ) -> [Vec<f64>; 2] {
     let task = ROWS_PER_TASK * c;
     let partial: Vec<[Vec<f32>; 2]> = x
@@ -374,12 +411,8 @@ fn channel_sums(
             let other = other.get(t * task..t * task + x.len());
             let (mut a, mut b) = (vec![0.0f32; c], vec![0.0f32; c]);
             for (r, row) in x.chunks_exact(c).enumerate() {
-                for ch in 0..c {
-                    let o = other.map_or(0.0, |o| o[r * c + ch]);
-                    let [u, v] = f(ch, row[ch], o);
-                    a[ch] += u;
-                    b[ch] += v;
-                }
+                let other_row = other.map_or(&[][..], |o| &o[r * c..(r + 1) * c]);
+                add_row(row, other_row, &mut a, &mut b);
             }
             [a, b]
         })
@@ -579,7 +612,7 @@ pub fn forward_train(net: &PolicyValueNet, input: &[f32], batch: usize) -> (Trai
         .for_each(|(x, src)| planes_to_rows(src, planes, x));
     // conv -> batch norm -> ReLU, returning the norm's tape and the output.
     let conv_norm_relu = |conv: &Conv, norm: &Norm, input: &[f32]| {
-        let mut y = conv.forward(input, &hood);
+        let mut y = conv.forward(input);
         let tape = norm.forward(&mut y, true);
         (tape, y)
     };
@@ -591,13 +624,13 @@ pub fn forward_train(net: &PolicyValueNet, input: &[f32], batch: usize) -> (Trai
         let c = block.conv1.cout;
         let pooled = block.pool_bias.as_ref().map(|dense| {
             let pooled = mean_over_squares(&hidden, batch, c);
-            let bias = dense.forward(&pooled, &hood);
+            let bias = dense.forward(&pooled);
             let mut y = hidden.clone();
             add_to_squares(&mut y, &bias, c, 1.0);
             (pooled, y)
         });
         let conv2_input = pooled.as_ref().map_or(&hidden, |(_, y)| y);
-        let mut out = block.conv2.forward(conv2_input, &hood);
+        let mut out = block.conv2.forward(conv2_input);
         let norm2 = block.norm2.forward(&mut out, false);
         out.par_chunks_mut(1 << 16)
             .zip(input.par_chunks(1 << 16))
@@ -617,7 +650,7 @@ pub fn forward_train(net: &PolicyValueNet, input: &[f32], batch: usize) -> (Trai
     let trunk = blocks.last().map_or(&stem_out, |b| &b.out);
     let (policy_norm, policy_hidden) =
         conv_norm_relu(&layers.policy_conv, &layers.policy_norm, trunk);
-    let logits = layers.policy_out.forward(&policy_hidden, &hood);
+    let logits = layers.policy_out.forward(&policy_hidden);
     let mut policy = vec![0.0; batch * POLICY_SLOTS];
     for (row, chunk) in logits.chunks_exact(layers.policy_out.cout).enumerate() {
         for (d, v) in chunk.iter().enumerate() {

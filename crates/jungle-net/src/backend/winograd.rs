@@ -104,6 +104,29 @@ impl WinogradWeight {
         out: &mut [f32],
         scratch: &mut WinogradScratch,
     ) {
+        self.convolve(input, bias, out, scratch, false)
+    }
+
+    /// Adds `bias` plus the convolution of `input` to what `out` holds (the
+    /// training pass sums several layers' gradients into one buffer).
+    pub(crate) fn add_forward(
+        &self,
+        input: &[f32],
+        bias: &[f32],
+        out: &mut [f32],
+        scratch: &mut WinogradScratch,
+    ) {
+        self.convolve(input, bias, out, scratch, true)
+    }
+
+    fn convolve(
+        &self,
+        input: &[f32],
+        bias: &[f32],
+        out: &mut [f32],
+        scratch: &mut WinogradScratch,
+        accumulate: bool,
+    ) {
         let (cin, cout) = (self.cin, self.cout);
         let (cin_p, cout_p) = (lanes_up(cin), lanes_up(cout));
         let batch = input.len() / (SQUARES * cin);
@@ -147,7 +170,7 @@ impl WinogradWeight {
                     POINTS * cout_p,
                 );
             }
-            simd::output_transform(&scratch.m[..POINTS * tiles * cout_p], bias, out);
+            simd::output_transform(&scratch.m[..POINTS * tiles * cout_p], bias, out, accumulate);
         }
     }
 }
@@ -197,13 +220,13 @@ mod simd {
     }
 
     /// [`super::output_transform`], AVX2 when available.
-    pub(super) fn output_transform(m: &[f32], bias: &[f32], out: &mut [f32]) {
+    pub(super) fn output_transform(m: &[f32], bias: &[f32], out: &mut [f32], accumulate: bool) {
         #[cfg(target_arch = "x86_64")]
         if has_avx2_fma() {
             // SAFETY: as above.
-            return unsafe { avx::output_transform(m, bias, out) };
+            return unsafe { avx::output_transform(m, bias, out, accumulate) };
         }
-        super::output_transform::<Plain>(m, bias, out)
+        super::output_transform::<Plain>(m, bias, out, accumulate)
     }
 
     /// Plain arrays with the arithmetic the transforms need.
@@ -329,8 +352,13 @@ mod simd {
         /// # Safety
         /// As [`input_transform`].
         #[target_feature(enable = "avx2,fma")]
-        pub(in super::super) unsafe fn output_transform(m: &[f32], bias: &[f32], out: &mut [f32]) {
-            super::super::output_transform::<Avx>(m, bias, out)
+        pub(in super::super) unsafe fn output_transform(
+            m: &[f32],
+            bias: &[f32],
+            out: &mut [f32],
+            accumulate: bool,
+        ) {
+            super::super::output_transform::<Avx>(m, bias, out, accumulate)
         }
     }
 }
@@ -439,7 +467,7 @@ fn input_transform<V: Vector>(input: &[f32], cin: usize, padded: &mut [f32], v: 
 /// (the tiles cover each square once).
 #[inline(always)]
 #[allow(clippy::needless_range_loop)] // as in `input_transform`
-fn output_transform<V: Vector>(m: &[f32], bias: &[f32], out: &mut [f32]) {
+fn output_transform<V: Vector>(m: &[f32], bias: &[f32], out: &mut [f32], accumulate: bool) {
     let cout = bias.len();
     let cout_p = lanes_up(cout);
     let mut bias_p = [0.0; LANES];
@@ -468,10 +496,19 @@ fn output_transform<V: Vector>(m: &[f32], bias: &[f32], out: &mut [f32]) {
                                 break;
                             }
                             let at = (p * SQUARES + y * FILES as usize + x) * cout + c;
+                            let value = lanes + bias_v;
                             if n == LANES {
-                                (lanes + bias_v).store(out, at);
+                                if accumulate {
+                                    (value + V::load(out, at)).store(out, at);
+                                } else {
+                                    value.store(out, at);
+                                }
+                            } else if accumulate {
+                                for (o, v) in out[at..at + n].iter_mut().zip(value.lanes()) {
+                                    *o += v;
+                                }
                             } else {
-                                out[at..at + n].copy_from_slice(&(lanes + bias_v).lanes()[..n]);
+                                out[at..at + n].copy_from_slice(&value.lanes()[..n]);
                             }
                         }
                     }
@@ -528,6 +565,18 @@ mod tests {
                 .map(|(a, b)| (a - b).abs() / (1.0 + a.abs()))
                 .fold(0.0f32, f32::max);
             assert!(worst < 1e-4, "{batch}x{cin}->{cout}: error {worst}");
+            // Adding onto what the output holds doubles it.
+            let mut twice = fast.clone();
+            winograd.add_forward(&input, &bias, &mut twice, &mut scratch);
+            let worst = twice
+                .iter()
+                .zip(&fast)
+                .map(|(t, f)| (t - 2.0 * f).abs() / (1.0 + f.abs()))
+                .fold(0.0f32, f32::max);
+            assert!(
+                worst < 1e-6,
+                "{batch}x{cin}->{cout} accumulated: error {worst}"
+            );
         }
     }
 }
