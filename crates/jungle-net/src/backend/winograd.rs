@@ -104,7 +104,7 @@ impl WinogradWeight {
         out: &mut [f32],
         scratch: &mut WinogradScratch,
     ) {
-        self.convolve(input, bias, out, scratch, false)
+        self.convolve(input, bias, out, scratch, false, Transforms::Fastest)
     }
 
     /// Adds `bias` plus the convolution of `input` to what `out` holds (the
@@ -116,7 +116,7 @@ impl WinogradWeight {
         out: &mut [f32],
         scratch: &mut WinogradScratch,
     ) {
-        self.convolve(input, bias, out, scratch, true)
+        self.convolve(input, bias, out, scratch, true, Transforms::Fastest)
     }
 
     fn convolve(
@@ -126,6 +126,7 @@ impl WinogradWeight {
         out: &mut [f32],
         scratch: &mut WinogradScratch,
         accumulate: bool,
+        transforms: Transforms,
     ) {
         let (cin, cout) = (self.cin, self.cout);
         let (cin_p, cout_p) = (lanes_up(cin), lanes_up(cout));
@@ -155,7 +156,7 @@ impl WinogradWeight {
         let inputs = input.chunks(GROUP * SQUARES * cin);
         for (input, out) in inputs.zip(out.chunks_mut(GROUP * SQUARES * cout)) {
             let tiles = input.len() / (SQUARES * cin) * TILES;
-            simd::input_transform(input, cin, &mut scratch.padded, &mut scratch.v);
+            transforms.input(input, cin, &mut scratch.padded, &mut scratch.v);
             for point in 0..POINTS {
                 product(
                     &scratch.v[point * cin_p..],
@@ -170,7 +171,7 @@ impl WinogradWeight {
                     POINTS * cout_p,
                 );
             }
-            simd::output_transform(&scratch.m[..POINTS * tiles * cout_p], bias, out, accumulate);
+            transforms.output(&scratch.m[..POINTS * tiles * cout_p], bias, out, accumulate);
         }
     }
 }
@@ -209,24 +210,45 @@ mod simd {
         fn mul_add(self, k: f32, o: Self) -> Self;
     }
 
-    /// [`super::input_transform`], AVX2 when available.
-    pub(super) fn input_transform(input: &[f32], cin: usize, padded: &mut [f32], v: &mut [f32]) {
-        #[cfg(target_arch = "x86_64")]
-        if has_avx2_fma() {
-            // SAFETY: the processor has AVX2 and FMA.
-            return unsafe { avx::input_transform(input, cin, padded, v) };
-        }
-        super::input_transform::<Plain>(input, cin, padded, v)
+    /// Which code runs the transforms.
+    #[derive(Clone, Copy, PartialEq, Eq, Debug)]
+    pub(super) enum Transforms {
+        /// AVX2 registers when the processor has them, plain arrays otherwise.
+        Fastest,
+        /// Plain arrays on any processor (the fallback, run by the tests
+        /// on machines that have AVX2 too).
+        #[cfg_attr(not(test), allow(dead_code))]
+        Plain,
     }
 
-    /// [`super::output_transform`], AVX2 when available.
-    pub(super) fn output_transform(m: &[f32], bias: &[f32], out: &mut [f32], accumulate: bool) {
-        #[cfg(target_arch = "x86_64")]
-        if has_avx2_fma() {
-            // SAFETY: as above.
-            return unsafe { avx::output_transform(m, bias, out, accumulate) };
+    impl Transforms {
+        fn avx(self) -> bool {
+            #[cfg(target_arch = "x86_64")]
+            if self == Transforms::Fastest {
+                return has_avx2_fma();
+            }
+            false
         }
-        super::output_transform::<Plain>(m, bias, out, accumulate)
+
+        /// [`super::input_transform`].
+        pub(super) fn input(self, input: &[f32], cin: usize, padded: &mut [f32], v: &mut [f32]) {
+            #[cfg(target_arch = "x86_64")]
+            if self.avx() {
+                // SAFETY: the processor has AVX2 and FMA.
+                return unsafe { avx::input_transform(input, cin, padded, v) };
+            }
+            super::input_transform::<Plain>(input, cin, padded, v)
+        }
+
+        /// [`super::output_transform`].
+        pub(super) fn output(self, m: &[f32], bias: &[f32], out: &mut [f32], accumulate: bool) {
+            #[cfg(target_arch = "x86_64")]
+            if self.avx() {
+                // SAFETY: as above.
+                return unsafe { avx::output_transform(m, bias, out, accumulate) };
+            }
+            super::output_transform::<Plain>(m, bias, out, accumulate)
+        }
     }
 
     /// Plain arrays with the arithmetic the transforms need.
@@ -363,7 +385,7 @@ mod simd {
     }
 }
 
-use simd::Vector;
+use simd::{Transforms, Vector};
 
 /// `[e(0), e(1), ..., e(5)]` for an expression `e` of `i`, written out:
 /// an array built by a closure (`std::array::from_fn`) or zeroed first
@@ -565,6 +587,22 @@ mod tests {
                 .map(|(a, b)| (a - b).abs() / (1.0 + a.abs()))
                 .fold(0.0f32, f32::max);
             assert!(worst < 1e-4, "{batch}x{cin}->{cout}: error {worst}");
+            // The plain-array transforms (the fallback without AVX2) too.
+            let mut plain = vec![f32::NAN; fast.len()];
+            winograd.convolve(
+                &input,
+                &bias,
+                &mut plain,
+                &mut scratch,
+                false,
+                Transforms::Plain,
+            );
+            let worst = direct
+                .iter()
+                .zip(&plain)
+                .map(|(a, b)| (a - b).abs() / (1.0 + a.abs()))
+                .fold(0.0f32, f32::max);
+            assert!(worst < 1e-4, "{batch}x{cin}->{cout} plain: error {worst}");
             // Adding onto what the output holds doubles it.
             let mut twice = fast.clone();
             winograd.add_forward(&input, &bias, &mut twice, &mut scratch);
