@@ -4,6 +4,7 @@
 //! and `--set SECTION.KEY=VALUE` overrides single keys over both
 //! ([`crate::layers`]). `configs/tiny.toml` is for smoke runs and tests.
 
+use crate::decay::{WeightDecay, WeightDecayKind};
 use crate::layers::{self, LayerError};
 use jungle_net::NetConfig;
 use jungle_play::{PlayerSpec, SpecError};
@@ -42,8 +43,13 @@ pub struct TrainSection {
     pub batch_size: usize,
     /// Adam learning rate.
     pub learning_rate: f64,
-    /// Decoupled weight decay.
+    /// Weight decay rate.
     pub weight_decay: f32,
+    /// How the decay is applied ([`crate::decay`]): `l2` (added to every
+    /// parameter's gradient, the default) or `decoupled` (AdamW, on
+    /// convolution and dense weights only).
+    #[serde(default)]
+    pub weight_decay_kind: WeightDecayKind,
     /// Smallest replay window, in positions.
     pub window_min_positions: usize,
     /// The window grows by this share of every position ever generated
@@ -85,6 +91,14 @@ pub struct LrDrop {
 }
 
 impl TrainSection {
+    /// The weight decay: rate and kind.
+    pub fn weight_decay(&self) -> WeightDecay {
+        WeightDecay {
+            rate: self.weight_decay,
+            kind: self.weight_decay_kind,
+        }
+    }
+
     /// The learning rate of training step `step` (0-based) when the run is
     /// `progress` (0 to 1) of the way through.
     pub fn learning_rate_at(&self, step: u64, progress: f64) -> f64 {
@@ -708,6 +722,28 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("`selfplay.search.draw_value`"), "{e}");
+    }
+
+    #[test]
+    fn the_weight_decay_kind_is_read_and_checked() {
+        let default = TrainConfig::default_config();
+        assert_eq!(default.train.weight_decay_kind, WeightDecayKind::L2);
+        let cfg = TrainConfig::from_toml("[train]\nweight_decay_kind = \"decoupled\"\n", "x.toml")
+            .unwrap();
+        assert_eq!(
+            cfg.train.weight_decay(),
+            WeightDecay {
+                rate: default.train.weight_decay,
+                kind: WeightDecayKind::Decoupled
+            }
+        );
+        let e = TrainConfig::from_toml("[train]\nweight_decay_kind = \"adamw\"\n", "x.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("x.toml") && e.contains("weight_decay_kind") && e.contains("decoupled"),
+            "{e}"
+        );
     }
 
     #[test]

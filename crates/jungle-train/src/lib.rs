@@ -2,7 +2,7 @@
 //!
 //! Training for jungle-zero: the config ([`config`]), the replay window
 //! ([`window`]) of training samples with mirror augmentation ([`samples`]),
-//! the training step in burn ([`step`]), the run's shards by generation
+//! the training step in burn ([`step`]) and its weight decay ([`decay`]), the run's shards by generation
 //! ([`generations`]), evaluation records ([`matches`]),
 //! plots ([`plots`]) and the resumable self-play -> train -> evaluate loop
 //! of `jungle train` ([`run`]). Configs are layered over the embedded
@@ -11,6 +11,7 @@
 #![warn(missing_docs)]
 
 pub mod config;
+pub mod decay;
 mod error;
 pub mod generations;
 pub mod layers;

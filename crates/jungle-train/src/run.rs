@@ -71,6 +71,11 @@ pub struct LossRecord {
     /// Learning rate of the generation's last step.
     #[serde(default)]
     pub learning_rate: f64,
+    /// Norm of the convolution and dense weights after the generation's
+    /// training ([`crate::decay::weight_norm`]; 0 in runs from before it
+    /// was recorded).
+    #[serde(default)]
+    pub weight_norm: f64,
 }
 
 /// One generation's self-play games: how many, how many drawn, how long.
@@ -282,7 +287,7 @@ impl Run {
                 ck.net,
                 &autodiff,
                 config.train.learning_rate,
-                config.train.weight_decay,
+                config.train.weight_decay(),
             );
             // Every checkpoint after the first has its optimiser state:
             // without it Adam would restart from zero moments unnoticed.
@@ -306,7 +311,7 @@ impl Run {
                 &config.net,
                 &device,
                 config.train.learning_rate,
-                config.train.weight_decay,
+                config.train.weight_decay(),
             );
             let state = RunState {
                 config: config.clone(),
@@ -493,6 +498,7 @@ impl Run {
             moves_left: sum.moves_left / n,
             survival: sum.survival / n,
             learning_rate,
+            weight_norm: self.trainer.weight_norm(),
         });
         self.state.selfplay.push(selfplay_record);
         self.state.generation = gen;
@@ -708,7 +714,7 @@ impl Run {
             .rev()
             .find_map(|c| ratings.iter().find(|r| r.player == player_name(c.step)));
         println!(
-            "gen {:>3} | {:>5} games ({} total, {:.0}% drawn, {:.0} plies), {} positions | window {} | {} steps -> step {} | lr {:.2e} | loss policy {:.3} value {:.3} moves-left {:.3}{} | Elo {} | {:.1} min (self-play {:.0} s, training {:.0} s, evaluation {:.0} s)",
+            "gen {:>3} | {:>5} games ({} total, {:.0}% drawn, {:.0} plies), {} positions | window {} | {} steps -> step {} | lr {:.2e} | weights {:.1} | loss policy {:.3} value {:.3} moves-left {:.3}{} | Elo {} | {:.1} min (self-play {:.0} s, training {:.0} s, evaluation {:.0} s)",
             s.generation,
             sp.games,
             s.games,
@@ -719,6 +725,7 @@ impl Run {
             steps,
             s.step,
             l.learning_rate,
+            l.weight_norm,
             l.policy,
             l.value,
             l.moves_left,

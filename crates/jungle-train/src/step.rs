@@ -1,5 +1,5 @@
 //! The training step: the losses of [`crate::losses`], Adam with weight
-//! decay.
+//! decay ([`crate::decay`]).
 //!
 //! [`Trainer::step`] runs the network's forward and backward passes on
 //! plain buffers ([`jungle_net::backend::training`]) with the loss gradients
@@ -7,12 +7,12 @@
 //! [`Trainer::step_autodiff`] is the same step through burn's autodiff, the
 //! reference the fast one is tested against.
 
+use crate::decay::WeightDecay;
 use crate::error::TrainError;
 use crate::losses::{loss_gradients, reference_loss, Losses};
 use crate::samples::Batch;
 use burn::module::Module;
-use burn::optim::decay::WeightDecayConfig;
-use burn::optim::{AdamConfig, GradientsParams, ModuleOptimizer};
+use burn::optim::{GradientsParams, ModuleOptimizer};
 use burn::tensor::Device;
 use jungle_net::backend::training::forward_train;
 use jungle_net::{NetConfig, PolicyValueNet};
@@ -33,7 +33,7 @@ impl Trainer {
         config: &NetConfig,
         device: &Device,
         learning_rate: f64,
-        weight_decay: f32,
+        weight_decay: WeightDecay,
     ) -> Trainer {
         let device = device.clone().autodiff();
         Trainer::from_net(config.init(&device), &device, learning_rate, weight_decay)
@@ -46,12 +46,10 @@ impl Trainer {
         net: PolicyValueNet,
         device: &Device,
         learning_rate: f64,
-        weight_decay: f32,
+        weight_decay: WeightDecay,
     ) -> Trainer {
         jungle_net::backend::training::retain_freed_memory();
-        let optim = AdamConfig::new()
-            .with_weight_decay(Some(WeightDecayConfig::new(weight_decay)))
-            .init();
+        let optim = weight_decay.optimizer();
         Trainer {
             net,
             optim,
@@ -86,6 +84,12 @@ impl Trainer {
         loss_gradients(&out, batch).0
     }
 
+    /// The norm of the network's convolution and dense weights
+    /// ([`crate::decay::weight_norm`]).
+    pub fn weight_norm(&self) -> f64 {
+        crate::decay::weight_norm(&self.net)
+    }
+
     /// The network in inference mode (for evaluation and checkpoints).
     pub fn inference_net(&self) -> PolicyValueNet {
         self.net.valid()
@@ -103,7 +107,7 @@ impl Trainer {
 
     /// Restores the optimiser's state written by [`Trainer::save_optimizer`].
     pub fn load_optimizer(&mut self, path: &std::path::Path) -> Result<(), TrainError> {
-        let optim = std::mem::replace(&mut self.optim, AdamConfig::new().init());
+        let optim = std::mem::replace(&mut self.optim, burn::optim::AdamConfig::new().init());
         self.optim = optim.load(path).map_err(|e| TrainError::Optimizer {
             path: path.to_path_buf(),
             message: e.to_string(),
@@ -335,8 +339,8 @@ mod tests {
         let net = net(&config, 4);
         let batch = batch(&config, 7, 13);
         let lr = 1e-3;
-        let mut fast = Trainer::from_net(net.clone(), &device, lr, 1e-4);
-        let mut reference = Trainer::from_net(net, &device, lr, 1e-4);
+        let mut fast = Trainer::from_net(net.clone(), &device, lr, WeightDecay::l2(1e-4));
+        let mut reference = Trainer::from_net(net, &device, lr, WeightDecay::l2(1e-4));
         let before = parameters(&fast);
         for _ in 0..2 {
             fast.step(&batch);
@@ -362,8 +366,8 @@ mod tests {
         let net = net(&config, 5);
         let batch = batch(&config, 5, 9);
         // A learning rate of zero: only the running statistics change.
-        let mut fast = Trainer::from_net(net.clone(), &device, 0.0, 0.0);
-        let mut reference = Trainer::from_net(net, &device, 0.0, 0.0);
+        let mut fast = Trainer::from_net(net.clone(), &device, 0.0, WeightDecay::l2(0.0));
+        let mut reference = Trainer::from_net(net, &device, 0.0, WeightDecay::l2(0.0));
         let before = FastNet::new(&fast.inference_net()).forward(&batch.planes, batch.size);
         fast.step(&batch);
         reference.step_autodiff(&batch);
@@ -501,5 +505,81 @@ mod tests {
         // burn draws a parameter when it is first read: read them all here.
         net.visit(&mut Values(Vec::new()));
         net
+    }
+
+    /// Each parameter's values after one step from `net` on `batch` with
+    /// `decay`, by path.
+    fn after_one_step(
+        net: &PolicyValueNet,
+        batch: &Batch,
+        lr: f64,
+        decay: WeightDecay,
+    ) -> Vec<(String, Vec<f32>)> {
+        let mut trainer = Trainer::from_net(net.clone(), &cpu_device_autodiff(), lr, decay);
+        trainer.step(batch);
+        crate::decay::parameters_by_path(&trainer.net)
+    }
+
+    #[test]
+    fn decoupled_decay_shrinks_the_weights_alone_before_the_adam_step() {
+        use crate::decay::{parameters_by_path, WeightDecayKind};
+        let config = config();
+        let net = net(&config, 5);
+        let batch = batch(&config, 6, 17);
+        let (lr, rate) = (0.01, 0.5);
+        let decoupled = |rate| WeightDecay {
+            rate,
+            kind: WeightDecayKind::Decoupled,
+        };
+        let before = parameters_by_path(&net);
+        let plain = after_one_step(&net, &batch, lr, decoupled(0.0));
+        let decayed = after_one_step(&net, &batch, lr, decoupled(rate));
+        let l2 = after_one_step(&net, &batch, lr, WeightDecay::l2(rate));
+        let (mut weights, mut others, mut l2_moved_others) = (0, 0, 0);
+        for (((path, b), (_, p)), ((_, d), (_, l))) in
+            before.iter().zip(&plain).zip(decayed.iter().zip(&l2))
+        {
+            if path.contains(".running_") {
+                // Batch norms' statistics, not optimised (and shared by
+                // clones of a module, so each trainer's step moved them).
+                continue;
+            }
+            let is_weight = path.ends_with(".weight");
+            for ((b, p), d) in b.iter().zip(p).zip(d) {
+                // AdamW: w (1 - lr x rate) - lr x update, the update the
+                // same as without decay (same gradient, same moments).
+                let want = if is_weight {
+                    p - (lr as f32) * rate * b
+                } else {
+                    *p
+                };
+                assert!(
+                    (d - want).abs() <= 1e-6 * (1.0 + b.abs()),
+                    "{path}: {d} vs {want}"
+                );
+            }
+            if is_weight {
+                weights += 1;
+            } else if b != p {
+                others += 1;
+                // L2 reaches batch norms and biases too: their step changes.
+                l2_moved_others += usize::from(l != p);
+            }
+        }
+        assert!(weights >= 10, "{weights} weight tensors");
+        assert!(others >= 10, "{others} trained non-weight tensors");
+        assert!(
+            l2_moved_others >= others / 2,
+            "{l2_moved_others} of {others}"
+        );
+        // The norm counts the weights only.
+        let squares: f64 = before
+            .iter()
+            .filter(|(path, _)| path.ends_with(".weight"))
+            .flat_map(|(_, v)| v)
+            .map(|v| f64::from(*v).powi(2))
+            .sum();
+        let norm = crate::decay::weight_norm(&net);
+        assert!((norm - squares.sqrt()).abs() < 1e-9 * norm, "{norm}");
     }
 }

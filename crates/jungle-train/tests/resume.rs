@@ -78,6 +78,13 @@ fn a_killed_generation_keeps_its_games_and_plays_only_the_missing_ones() {
     }
     assert_eq!(state.games, 2 * per_generation);
     assert_eq!(state.selfplay[1].games, per_generation);
+    // Each generation records the norm of the weights it trained.
+    assert_eq!(state.losses.len(), 2);
+    assert!(
+        state.losses.iter().all(|l| l.weight_norm > 0.0),
+        "{:?}",
+        state.losses
+    );
     let quarantined: Vec<_> = std::fs::read_dir(&paths.quarantine)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().to_string())

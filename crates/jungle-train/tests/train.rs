@@ -9,6 +9,7 @@ use jungle_rules::Rules;
 use jungle_selfplay::{
     read_shard, run_selfplay, shard_files, GameList, GameRecord, SelfPlayConfig, SelfPlayStats,
 };
+use jungle_train::decay::WeightDecay;
 use jungle_train::samples::{alive_mask, game_positions, game_samples, Batch};
 use jungle_train::step::Trainer;
 
@@ -89,7 +90,7 @@ fn training_on_a_fixed_set_lowers_both_losses() {
     // (the only test here that initialises a network, so the seed holds).
     let device = cpu_device();
     device.seed(5);
-    let mut trainer = Trainer::new(&config, &device, 3e-3, 1e-4);
+    let mut trainer = Trainer::new(&config, &device, 3e-3, WeightDecay::l2(1e-4));
     let before = trainer.measure(&batch);
     for _ in 0..80 {
         trainer.step(&batch);

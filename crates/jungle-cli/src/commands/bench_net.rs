@@ -10,6 +10,7 @@ use jungle_net::encoding::{Encoding, POLICY_SLOTS};
 use jungle_net::{cpu_device, NetConfig, SURVIVAL_OUTPUTS};
 use jungle_play::opening::random_opening;
 use jungle_rules::{Position, Rules, FILES, RANKS};
+use jungle_train::decay::WeightDecay;
 use jungle_train::samples::Batch;
 use jungle_train::step::Trainer;
 use serde::Serialize;
@@ -225,11 +226,11 @@ pub fn run(args: &BenchNetArgs, json: bool) -> Result<()> {
     let n = args.train_batch.max(1);
     let batch = training_batch(&config, encoding, n);
     let train_device = device.clone().autodiff();
-    let mut trainer = Trainer::new(&config, &train_device, 1e-3, 1e-4);
+    let mut trainer = Trainer::new(&config, &train_device, 1e-3, WeightDecay::l2(1e-4));
     let fast_steps = rate(args.seconds, || {
         trainer.step(&batch);
     });
-    let mut trainer = Trainer::new(&config, &train_device, 1e-3, 1e-4);
+    let mut trainer = Trainer::new(&config, &train_device, 1e-3, WeightDecay::l2(1e-4));
     let autodiff_steps = rate(args.seconds, || {
         trainer.step_autodiff(&batch);
     });
