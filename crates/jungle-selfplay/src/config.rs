@@ -38,6 +38,19 @@ pub struct SelfPlayConfig {
     /// (`configs/default.toml`) turns it on: without it the games settle
     /// into shuffles that repeat move for move (80% drawn late in an hour).
     pub cheap_search_noise: bool,
+    /// Root moves a cheap Gumbel search considers; 0: as many as a full
+    /// one (`search.gumbel_considered`). With 16 simulations over 16 moves
+    /// sequential halving gives every move one visit; 4 to 8 give the
+    /// finalists several.
+    pub cheap_considered: u32,
+    /// Weight of the Gumbel noise in the choice of the move a search plays
+    /// (mctx's `gumbel_scale`), away from the opening
+    /// (`random_opening_plies + opening_temperature_plies`) and from
+    /// positions already seen in the game, where the full noise stays to
+    /// break shuffles; the noise that draws the considered moves is always
+    /// full. 1: the search's own choice (as before the key existed); 0:
+    /// the best-valued finalist.
+    pub played_move_noise: f32,
     /// Uniformly random plies at the start of each game (recorded, not targets).
     pub random_opening_plies: u32,
     /// Plies after the random opening during which PUCT moves are drawn with
@@ -83,6 +96,8 @@ impl Default for SelfPlayConfig {
             cheap_simulations: 24,
             full_search_fraction: 0.25,
             cheap_search_noise: false,
+            cheap_considered: 0,
+            played_move_noise: 1.0,
             random_opening_plies: 2,
             opening_temperature_plies: 10,
             opening_temperature: 1.0,
@@ -109,6 +124,16 @@ impl SelfPlayConfig {
         InvalidKey::check_range("full_simulations", self.full_simulations, 1, 1_000_000)?;
         InvalidKey::check_range("cheap_simulations", self.cheap_simulations, 1, 1_000_000)?;
         InvalidKey::check_range("full_search_fraction", self.full_search_fraction, 0.0, 1.0)?;
+        if self.cheap_considered == 1 {
+            return Err(InvalidKey::new(
+                "cheap_considered",
+                self.cheap_considered,
+                "0 (as many as a full search) or at least 2",
+            )
+            .into());
+        }
+        InvalidKey::check_range("cheap_considered", self.cheap_considered, 0, 1024)?;
+        InvalidKey::check_range("played_move_noise", self.played_move_noise, 0.0, 1.0)?;
         InvalidKey::check_range("opening_temperature", self.opening_temperature, 0.0, 100.0)?;
         InvalidKey::check_range("games_per_shard", self.games_per_shard, 1, 100_000)?;
         InvalidKey::check_range("max_plies", self.max_plies, 1, 100_000)?;
@@ -153,6 +178,47 @@ impl SelfPlayConfig {
             self.workers
         } else {
             std::thread::available_parallelism().map_or(1, |n| n.get())
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_cheap_search_keys_are_checked() {
+        let valid = SelfPlayConfig {
+            cheap_considered: 4,
+            played_move_noise: 0.25,
+            ..SelfPlayConfig::default()
+        };
+        assert_eq!(valid.validate(), Ok(()));
+        for (config, key) in [
+            (
+                SelfPlayConfig {
+                    cheap_considered: 1,
+                    ..SelfPlayConfig::default()
+                },
+                "cheap_considered",
+            ),
+            (
+                SelfPlayConfig {
+                    played_move_noise: 1.5,
+                    ..SelfPlayConfig::default()
+                },
+                "played_move_noise",
+            ),
+            (
+                SelfPlayConfig {
+                    played_move_noise: f32::NAN,
+                    ..SelfPlayConfig::default()
+                },
+                "played_move_noise",
+            ),
+        ] {
+            let e = config.validate().unwrap_err().to_string();
+            assert!(e.contains(key), "{e}");
         }
     }
 }

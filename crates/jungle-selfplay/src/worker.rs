@@ -207,13 +207,28 @@ impl Job<'_> {
         });
         slot.search
             .set_root_noise(slot.full || cfg.cheap_search_noise);
+        slot.search
+            .set_considered(if slot.full || cfg.cheap_considered == 0 {
+                cfg.search.gumbel_considered
+            } else {
+                cfg.cheap_considered
+            });
         let opening_end = cfg.random_opening_plies + cfg.opening_temperature_plies;
-        let temperature = if (slot.game.moves().len() as u32) < opening_end {
+        let in_opening = (slot.game.moves().len() as u32) < opening_end;
+        let temperature = if in_opening {
             cfg.opening_temperature
         } else {
             cfg.search.temperature
         };
         slot.search.set_temperature(temperature);
+        // Full noise in the opening and where the game has been before
+        // (shuffles start there); the configured weight elsewhere.
+        slot.search
+            .set_played_noise(if in_opening || slot.game.repetition_count() > 1 {
+                1.0
+            } else {
+                cfg.played_move_noise
+            });
         slot.search.begin(&slot.game);
     }
 

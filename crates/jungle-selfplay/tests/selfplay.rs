@@ -323,3 +323,43 @@ fn a_shard_never_replaces_another_and_an_unreadable_folder_is_an_error() {
     assert!(e.to_string().contains("shard-000000.bin"), "{e}");
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+/// The moves of every game in `dir`'s shards, game by game.
+fn moves_in(dir: &Path) -> Vec<Vec<u16>> {
+    games_in(dir)
+        .iter()
+        .map(|g| g.moves.iter().map(|m| m.mv).collect())
+        .collect()
+}
+
+#[test]
+fn the_cheap_searches_keys_change_the_games_and_their_defaults_do_not() {
+    let dir = |name: &str| temp_dir(&format!("cheap-{name}"));
+    let base = SelfPlayConfig {
+        cheap_search_noise: true,
+        ..small_config(4)
+    };
+    let explicit = SelfPlayConfig {
+        cheap_considered: base.search.gumbel_considered,
+        played_move_noise: 1.0,
+        ..base.clone()
+    };
+    let changed = SelfPlayConfig {
+        cheap_considered: 2,
+        played_move_noise: 0.0,
+        ..base.clone()
+    };
+    let mut games = Vec::new();
+    for (name, cfg) in [
+        ("base", &base),
+        ("explicit", &explicit),
+        ("changed", &changed),
+    ] {
+        let out = dir(name);
+        play(&out, cfg, HeuristicEvaluator, 4, 9);
+        games.push(moves_in(&out));
+        std::fs::remove_dir_all(out).unwrap();
+    }
+    assert_eq!(games[0], games[1], "the defaults are today's behaviour");
+    assert_ne!(games[0], games[2], "the keys reach the searches");
+}

@@ -43,7 +43,8 @@ impl Search {
                     .collect();
                 let count = |i: usize| visits[i] - self.base_visits[i];
                 let most = g.considered.iter().map(|&i| count(i)).max().unwrap_or(0);
-                (g.best_with_count(&count, most, &sigma), softmax(&logits))
+                let best = g.best_with_noise(&count, most, &sigma, self.played_noise);
+                (best, softmax(&logits))
             }
             (None, None) => (self.pick_by_visits(&visits), visit_policy.clone()),
         };

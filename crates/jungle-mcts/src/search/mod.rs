@@ -82,6 +82,9 @@ pub struct Search {
     paths: Vec<u32>,
     /// Whether the configured root noise (Dirichlet or Gumbel) is applied.
     root_noise: bool,
+    /// The Gumbel noise's weight in the choice of the move to play
+    /// ([`Search::set_played_noise`]).
+    played_noise: f32,
     /// Index of a root move that wins at once (with `win_check`) or is
     /// proven to win (with `solver`).
     root_win: Option<usize>,
@@ -116,6 +119,7 @@ impl Search {
             pending: Vec::new(),
             paths: Vec::new(),
             root_noise: true,
+            played_noise: 1.0,
             root_win: None,
         }
     }
@@ -134,6 +138,21 @@ impl Search {
     /// Changes the move-choice temperature (PUCT mode), e.g. for the opening.
     pub fn set_temperature(&mut self, temperature: f32) {
         self.config.temperature = temperature.max(0.0);
+    }
+
+    /// Changes how many root moves a Gumbel search considers (sequential
+    /// halving starts from them); takes effect at the next
+    /// [`Search::begin`].
+    pub fn set_considered(&mut self, considered: u32) {
+        self.config.gumbel_considered = considered.max(2);
+    }
+
+    /// Scales the Gumbel noise in the choice of the move to play (1: the
+    /// search's own ranking, as mctx with `gumbel_scale = 1`; less: closer
+    /// to the best-valued move), leaving the noise that drew the
+    /// considered moves alone; read when the result is taken.
+    pub fn set_played_noise(&mut self, scale: f32) {
+        self.played_noise = scale.clamp(0.0, 1.0);
     }
 
     /// Turns the configured root noise (Dirichlet in PUCT mode, the Gumbel
@@ -240,15 +259,19 @@ impl Search {
             RootSelection::Puct => {}
             RootSelection::Gumbel => {
                 let gumbel = Gumbel::new(0.0f32, 1.0).expect("valid");
-                let score: Vec<f32> = children
-                    .map(|c| {
-                        let g = if self.root_noise && self.config.gumbel_noise {
+                let noise: Vec<f32> = children
+                    .clone()
+                    .map(|_| {
+                        if self.root_noise && self.config.gumbel_noise {
                             gumbel.sample(&mut self.rng)
                         } else {
                             0.0
-                        };
-                        g + self.tree.nodes[c].prior.max(1e-12).ln()
+                        }
                     })
+                    .collect();
+                let score: Vec<f32> = children
+                    .zip(&noise)
+                    .map(|(c, g)| g + self.tree.nodes[c].prior.max(1e-12).ln())
                     .collect();
                 let m = (self.config.gumbel_considered as usize).min(n);
                 let mut order: Vec<usize> = (0..n).collect();
@@ -257,6 +280,7 @@ impl Search {
                 let schedule = considered_visit_sequence(m, self.config.simulations as usize);
                 self.gumbel = Some(GumbelRoot {
                     score,
+                    noise,
                     considered: order,
                     schedule,
                 });
@@ -423,5 +447,47 @@ mod tests {
         for end in nodes.iter().filter(|n| n.state == NodeState::Terminal) {
             assert_eq!(end.minimax, end.value, "an end's minimax is exact");
         }
+    }
+
+    #[test]
+    fn the_played_move_weighs_the_noise_as_told() {
+        // Two finalists with equal visits: the noise decides at scale 1,
+        // the log-prior plus sigma(Q) at scale 0.
+        let root = GumbelRoot {
+            score: vec![3.0, 1.5, -5.0],
+            noise: vec![2.5, 0.0, 0.0],
+            considered: vec![0, 1],
+            schedule: vec![],
+        };
+        let count = |_: usize| 4;
+        let sigma = [0.0, 0.5, 9.0];
+        assert_eq!(root.best_with_count(&count, 4, &sigma), 0);
+        assert_eq!(root.best_with_noise(&count, 4, &sigma, 1.0), 0);
+        assert_eq!(root.best_with_noise(&count, 4, &sigma, 0.0), 1);
+        assert_eq!(root.best_with_noise(&count, 4, &sigma, 0.5), 1);
+
+        // In a search: the considered moves and the improved policy do not
+        // depend on the weight; the played move does, for some seeds.
+        let rules = Rules::default();
+        let game = Game::new(rules.clone());
+        let config = SearchConfig {
+            root: crate::RootSelection::Gumbel,
+            gumbel_noise: true,
+            gumbel_considered: 8,
+            ..SearchConfig::for_play(32)
+        };
+        let mut differ = 0;
+        for seed in 0..12 {
+            let run = |weight: f32| {
+                let mut tree = Search::new(rules.clone(), config.clone(), seed);
+                tree.set_played_noise(weight);
+                search(&mut tree, &game, &mut crate::HeuristicEvaluator)
+            };
+            let (full, none) = (run(1.0), run(0.0));
+            assert_eq!(full.improved_policy, none.improved_policy, "seed {seed}");
+            assert_eq!(full.visits, none.visits, "seed {seed}");
+            differ += usize::from(full.best != none.best);
+        }
+        assert!(differ > 0, "the weight never changed the played move");
     }
 }

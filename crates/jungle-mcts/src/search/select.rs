@@ -7,6 +7,9 @@ use super::*;
 pub(super) struct GumbelRoot {
     /// Gumbel noise plus log-prior of each root child.
     pub(super) score: Vec<f32>,
+    /// The Gumbel noise alone (0 without noise), so the played move can
+    /// weigh it differently from the search.
+    pub(super) noise: Vec<f32>,
     /// Root children sampled for sequential halving (indices into the children).
     pub(super) considered: Vec<usize>,
     pub(super) schedule: Vec<u32>,
@@ -22,11 +25,25 @@ impl GumbelRoot {
         target: u32,
         sigma: &[f32],
     ) -> usize {
+        self.best_with_noise(count, target, sigma, 1.0)
+    }
+
+    /// [`GumbelRoot::best_with_count`] with the Gumbel noise scaled by
+    /// `noise_scale` (mctx's `gumbel_scale`): 1 is the search's own
+    /// ranking, 0 the move of the largest log-prior plus sigma(Q).
+    pub(super) fn best_with_noise(
+        &self,
+        count: &dyn Fn(usize) -> u32,
+        target: u32,
+        sigma: &[f32],
+        noise_scale: f32,
+    ) -> usize {
+        let rank = |i: usize| self.score[i] - (1.0 - noise_scale) * self.noise[i] + sigma[i];
         self.considered
             .iter()
             .copied()
             .filter(|&i| count(i) == target)
-            .max_by(|&a, &b| (self.score[a] + sigma[a]).total_cmp(&(self.score[b] + sigma[b])))
+            .max_by(|&a, &b| rank(a).total_cmp(&rank(b)))
             .expect("a considered move has the target count")
     }
 }
