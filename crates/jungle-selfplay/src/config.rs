@@ -51,6 +51,10 @@ pub struct SelfPlayConfig {
     /// full. 1: the search's own choice (as before the key existed); 0:
     /// the best-valued finalist.
     pub played_move_noise: f32,
+    /// Which value of each search the records keep as its root value (the
+    /// value target's search part under `value_search_weight`): the root's
+    /// mean, or the value of the move played.
+    pub root_value: RootValue,
     /// Uniformly random plies at the start of each game (recorded, not targets).
     pub random_opening_plies: u32,
     /// Plies after the random opening during which PUCT moves are drawn with
@@ -81,6 +85,20 @@ pub struct SelfPlayConfig {
     pub search: SearchConfig,
 }
 
+/// The value a self-play record keeps for each searched position.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RootValue {
+    /// The root's mean value (as before the key existed). Under Gumbel
+    /// search sequential halving's forced visits to weak moves drag it
+    /// down.
+    #[default]
+    Mean,
+    /// The value of the move played: its Q as the root's ranking reads it
+    /// (`jungle_mcts::SearchResult::chosen_value`).
+    Chosen,
+}
+
 /// The default `eval_cache`: 2^18 evaluations per worker (some 50 MB).
 pub const DEFAULT_EVAL_CACHE: usize = 1 << 18;
 
@@ -98,6 +116,7 @@ impl Default for SelfPlayConfig {
             cheap_search_noise: false,
             cheap_considered: 0,
             played_move_noise: 1.0,
+            root_value: RootValue::Mean,
             random_opening_plies: 2,
             opening_temperature_plies: 10,
             opening_temperature: 1.0,

@@ -15,7 +15,9 @@ pub mod shard;
 mod stats;
 mod worker;
 
-pub use config::{SelfPlayConfig, SelfPlayConfigError, DEFAULT_EVAL_CACHE, MAX_EVAL_CACHE};
+pub use config::{
+    RootValue, SelfPlayConfig, SelfPlayConfigError, DEFAULT_EVAL_CACHE, MAX_EVAL_CACHE,
+};
 pub use record::{pack_move, unpack_move, GameRecord, MoveRecord};
 pub use run::{run_selfplay, SelfPlayReport};
 pub use shard::{

@@ -2,7 +2,7 @@
 //! of their searches' leaves to its evaluator in one call per round, so no
 //! game waits on another game's search.
 
-use crate::config::SelfPlayConfig;
+use crate::config::{RootValue, SelfPlayConfig};
 use crate::record::{pack_move, GameRecord, MoveRecord};
 use jungle_mcts::{run_round, CacheCounters, Evaluator, Search};
 use jungle_play::opening::{derive_seed, random_opening};
@@ -250,7 +250,10 @@ impl Job<'_> {
         slot.moves.push(MoveRecord {
             mv: pack_move(result.best),
             full_search: slot.full,
-            root_value: result.value,
+            root_value: match self.config.root_value {
+                RootValue::Mean => result.value,
+                RootValue::Chosen => result.chosen_value,
+            },
             target,
         });
         slot.game

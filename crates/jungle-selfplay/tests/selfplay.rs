@@ -326,10 +326,7 @@ fn a_shard_never_replaces_another_and_an_unreadable_folder_is_an_error() {
 
 /// The moves of every game in `dir`'s shards, game by game.
 fn moves_in(dir: &Path) -> Vec<Vec<u16>> {
-    games_in(dir)
-        .iter()
-        .map(|g| g.moves.iter().map(|m| m.mv).collect())
-        .collect()
+    moves_in_records(&games_in(dir))
 }
 
 #[test]
@@ -362,4 +359,54 @@ fn the_cheap_searches_keys_change_the_games_and_their_defaults_do_not() {
     }
     assert_eq!(games[0], games[1], "the defaults are today's behaviour");
     assert_ne!(games[0], games[2], "the keys reach the searches");
+}
+
+#[test]
+fn the_chosen_root_value_changes_the_records_not_the_games() {
+    let base = small_config(4);
+    let chosen = SelfPlayConfig {
+        root_value: jungle_selfplay::RootValue::Chosen,
+        ..base.clone()
+    };
+    let mut runs = Vec::new();
+    for (name, cfg) in [("mean", &base), ("chosen", &chosen)] {
+        let out = temp_dir(&format!("root-value-{name}"));
+        play(&out, cfg, HeuristicEvaluator, 3, 11);
+        runs.push(games_in(&out));
+        std::fs::remove_dir_all(out).unwrap();
+    }
+    let values = |games: &[jungle_selfplay::GameRecord]| -> Vec<f32> {
+        games
+            .iter()
+            .flat_map(|g| {
+                g.moves
+                    .iter()
+                    .filter(|m| m.full_search)
+                    .map(|m| m.root_value)
+            })
+            .collect()
+    };
+    let (mean, chosen) = (values(&runs[0]), values(&runs[1]));
+    assert_eq!(moves_in_records(&runs[0]), moves_in_records(&runs[1]));
+    assert!(!mean.is_empty());
+    assert!(
+        chosen.iter().all(|v| (-1.0..=1.0).contains(v)),
+        "{chosen:?}"
+    );
+    // Sequential halving's forced visits pull the mean below the played
+    // move's value: the chosen values are higher on the whole.
+    let sum = |v: &[f32]| v.iter().sum::<f32>();
+    assert!(
+        sum(&chosen) > sum(&mean),
+        "{} vs {}",
+        sum(&chosen),
+        sum(&mean)
+    );
+}
+
+fn moves_in_records(games: &[jungle_selfplay::GameRecord]) -> Vec<Vec<u16>> {
+    games
+        .iter()
+        .map(|g| g.moves.iter().map(|m| m.mv).collect())
+        .collect()
 }

@@ -50,18 +50,27 @@ impl Search {
         };
         let best_index = self.avoid_proven_loss(best_index, &visits);
         let (best_index, forced_win) = self.safety_check(best_index, &visits, &moves);
-        let (pv, value) = match (self.root_win, forced_win) {
-            (Some(win), _) => (vec![moves[win]], 1.0),
-            (None, true) => (vec![moves[best_index]], 1.0),
-            (None, false) => (
-                self.principal_variation(root.first_child as usize + best_index),
-                root.q().map_or(0.0, |q| -q),
-            ),
+        let chosen = root.first_child as usize + best_index;
+        let (pv, value, chosen_value) = match (self.root_win, forced_win) {
+            (Some(win), _) => (vec![moves[win]], 1.0, 1.0),
+            (None, true) => (vec![moves[best_index]], 1.0, 1.0),
+            (None, false) => {
+                let mean = root.q().map_or(0.0, |q| -q);
+                // A child's values are for the side that moved into it:
+                // the root's side to move. As the root's ranking reads them.
+                let n = &self.tree.nodes[chosen];
+                let chosen_value = self
+                    .exact(n)
+                    .or(n.q().map(|q| self.with_minimax(n, q)))
+                    .unwrap_or(mean);
+                (self.principal_variation(chosen), mean, chosen_value)
+            }
         };
         SearchResult {
             best: moves[best_index],
             pv,
             value,
+            chosen_value,
             moves,
             visits,
             visit_policy,

@@ -40,6 +40,12 @@ pub struct SearchResult {
     pub prior: Vec<f32>,
     /// Mean value of the root for the side to move, in [-1, 1].
     pub value: f32,
+    /// Value of the move chosen to play for the side to move, in [-1, 1]:
+    /// its Q as the root's ranking reads it (exact when proven, blended
+    /// with its minimax value under `minimax_weight`; 1 for a win found at
+    /// once), or the root's mean when it has no visits. Sequential halving's forced visits to weak
+    /// moves drag the root mean below it.
+    pub chosen_value: f32,
     /// The move the search chose to play.
     pub best: Move,
     /// Principal variation: the chosen move, then the most visited line below it.
