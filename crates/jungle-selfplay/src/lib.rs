@@ -9,6 +9,7 @@
 #![warn(missing_docs)]
 
 mod config;
+mod legacy;
 pub mod record;
 mod run;
 pub mod shard;

@@ -1,6 +1,6 @@
 //! What self-play writes down: per move, the move, the search's training
-//! target (sparse, over legal moves), the root value and whether it was a
-//! full search; per game, the start, the result, who played and the seed.
+//! target (sparse, over legal moves), the root value, whether it was a
+//! full search and how far its target is from the network's prior; per game, the start, the result, who played and the seed.
 
 use jungle_rules::{EndReason, Move, Side, Square};
 use serde::{Deserialize, Serialize};
@@ -30,6 +30,24 @@ pub struct MoveRecord {
     /// The training target over the legal moves with non-zero mass:
     /// `(packed move, probability)`; empty for cheap searches.
     pub target: Vec<(u16, f32)>,
+    /// How much the search changed the network's mind: the KL divergence
+    /// of the target from the network's prior at the root, in nats
+    /// ([`surprise`]); `None` for cheap searches and for records read from
+    /// shards of format version 1, which did not keep it.
+    pub surprise: Option<f32>,
+}
+
+/// KL(target || prior) in nats over the root's moves, `target` and
+/// `prior` in the same order (the prior floored at 1e-12 so that a move
+/// the network ruled out cannot make it infinite).
+pub fn surprise(target: &[f32], prior: &[f32]) -> f32 {
+    let kl: f64 = target
+        .iter()
+        .zip(prior)
+        .filter(|(t, _)| **t > 0.0)
+        .map(|(t, p)| f64::from(*t) * (f64::from(*t) / f64::from(p.max(1e-12))).ln())
+        .sum();
+    kl.max(0.0) as f32
 }
 
 /// One finished self-play game.

@@ -3,6 +3,7 @@
 //! everything before it. Written to a temporary name and renamed, so a
 //! killed run leaves only whole shards; read all-or-nothing.
 
+use crate::legacy::BodyV1;
 use crate::record::GameRecord;
 use jungle_rules::Rules;
 use serde::{Deserialize, Serialize};
@@ -10,8 +11,10 @@ use std::path::{Path, PathBuf};
 
 /// The first bytes of every shard.
 pub const MAGIC: &[u8; 8] = b"JZSHARD\0";
-/// Version of the shard layout and of the records in it.
-pub const SHARD_VERSION: u32 = 1;
+/// Version of the shard layout and of the records in it: 2 since the
+/// records keep their search's surprise; version 1 is still read
+/// ([`crate::legacy`]).
+pub const SHARD_VERSION: u32 = 2;
 
 /// The most bytes the records of one shard may claim when read (1 GiB, some
 /// 100,000 long games): a damaged length field is an error, not an
@@ -107,10 +110,10 @@ pub fn decode_shard(path: &Path, bytes: &[u8]) -> Result<Shard, ShardError> {
         return Err(damaged(path, "wrong magic: not a jungle-zero game shard"));
     }
     let version = u32::from_le_bytes(bytes[MAGIC.len()..header].try_into().expect("4 bytes"));
-    if version != SHARD_VERSION {
+    if version != 1 && version != SHARD_VERSION {
         return Err(damaged(
             path,
-            format!("format version {version}, expected {SHARD_VERSION}"),
+            format!("format version {version}, expected 1 or {SHARD_VERSION}"),
         ));
     }
     let (content, tail) = bytes.split_at(bytes.len() - 4);
@@ -122,14 +125,17 @@ pub fn decode_shard(path: &Path, bytes: &[u8]) -> Result<Shard, ShardError> {
             format!("checksum mismatch (stored {stored:08x}, computed {actual:08x}): the file is damaged or truncated"),
         ));
     }
-    let (body, used): (Body, usize) = bincode::serde::decode_from_slice(
-        &content[header..],
-        bincode::config::standard().with_limit::<MAX_DECODED_BYTES>(),
-    )
-    .map_err(|e| damaged(path, format!("malformed records: {e}")))?;
-    if used != content.len() - header {
-        return Err(damaged(path, "trailing bytes after the records"));
-    }
+    let records = &content[header..];
+    let body = if version == 1 {
+        let v1: BodyV1 = decode_body(path, records)?;
+        Body {
+            rules: v1.rules.clone(),
+            game_count: v1.game_count,
+            games: v1.games(),
+        }
+    } else {
+        decode_body(path, records)?
+    };
     if body.game_count as usize != body.games.len() {
         return Err(damaged(
             path,
@@ -144,6 +150,22 @@ pub fn decode_shard(path: &Path, bytes: &[u8]) -> Result<Shard, ShardError> {
         rules: body.rules,
         games: body.games,
     })
+}
+
+/// Decodes the bincode body of a shard: all of `records`, nothing left over.
+fn decode_body<B: serde::de::DeserializeOwned>(
+    path: &Path,
+    records: &[u8],
+) -> Result<B, ShardError> {
+    let (body, used): (B, usize) = bincode::serde::decode_from_slice(
+        records,
+        bincode::config::standard().with_limit::<MAX_DECODED_BYTES>(),
+    )
+    .map_err(|e| damaged(path, format!("malformed records: {e}")))?;
+    if used != records.len() {
+        return Err(damaged(path, "trailing bytes after the records"));
+    }
+    Ok(body)
 }
 
 /// Reads a shard; with `expected_rules`, a shard of another rule set is an error.

@@ -181,6 +181,7 @@ impl Job<'_> {
                 full_search: false,
                 root_value: 0.0,
                 target: Vec::new(),
+                surprise: None,
             })
             .collect();
         let mut slot = Slot {
@@ -236,20 +237,23 @@ impl Job<'_> {
     /// the game ended.
     fn finish_move(&self, slot: &mut Slot) -> Option<GameRecord> {
         let result = slot.search.result();
-        let target = if slot.full {
-            result
+        let (target, surprise) = if slot.full {
+            let target = result
                 .moves
                 .iter()
                 .zip(&result.improved_policy)
                 .filter(|(_, &p)| p > 0.0)
                 .map(|(&mv, &p)| (pack_move(mv), p))
-                .collect()
+                .collect();
+            let kl = crate::record::surprise(&result.improved_policy, &result.prior);
+            (target, Some(kl))
         } else {
-            Vec::new()
+            (Vec::new(), None)
         };
         slot.moves.push(MoveRecord {
             mv: pack_move(result.best),
             full_search: slot.full,
+            surprise,
             root_value: match self.config.root_value {
                 RootValue::Mean => result.value,
                 RootValue::Chosen => result.chosen_value,

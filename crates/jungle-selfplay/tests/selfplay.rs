@@ -410,3 +410,56 @@ fn moves_in_records(games: &[jungle_selfplay::GameRecord]) -> Vec<Vec<u16>> {
         .map(|g| g.moves.iter().map(|m| m.mv).collect())
         .collect()
 }
+
+#[test]
+fn a_version_1_shard_is_read_without_surprises_and_rewritten_as_version_2() {
+    // Written by `jungle selfplay` before the records kept their surprise
+    // (2 games, ply cap 24, `networks/bench-4x32`).
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/shard-v1.bin");
+    let bytes = std::fs::read(&path).unwrap();
+    assert_eq!(
+        &bytes[8..12],
+        &1u32.to_le_bytes(),
+        "the fixture is version 1"
+    );
+    let shard = read_shard(&path, Some(&Rules::default())).unwrap();
+    assert_eq!(shard.games.len(), 2);
+    let moves: Vec<_> = shard.games.iter().flat_map(|g| &g.moves).collect();
+    assert!(moves.iter().all(|m| m.surprise.is_none()));
+    assert!(moves.iter().any(|m| m.full_search && !m.target.is_empty()));
+    for game in &shard.games {
+        verify_game(game, &Rules::default()).unwrap();
+    }
+    let again = encode_shard(&shard.rules, &shard.games);
+    assert_eq!(
+        &again[8..12],
+        &jungle_selfplay::shard::SHARD_VERSION.to_le_bytes()
+    );
+    assert_eq!(jungle_selfplay::shard::SHARD_VERSION, 2);
+    let decoded = jungle_selfplay::shard::decode_shard(&path, &again).unwrap();
+    assert_eq!(decoded.games, shard.games);
+}
+
+#[test]
+fn full_searches_record_their_surprise() {
+    let dir = temp_dir("surprise");
+    play(&dir, &small_config(2), HeuristicEvaluator, 2, 5);
+    let games = games_in(&dir);
+    let moves: Vec<_> = games.iter().flat_map(|g| &g.moves).collect();
+    assert!(moves.iter().any(|m| m.full_search));
+    for m in moves {
+        match (m.full_search, m.surprise) {
+            (true, Some(kl)) => assert!(kl.is_finite() && kl >= 0.0, "{kl}"),
+            (false, None) => {}
+            other => panic!("full search {} with surprise {:?}", other.0, other.1),
+        }
+    }
+    // A uniform prior and a target on one move: ln(n).
+    let kl = jungle_selfplay::record::surprise(&[0.0, 1.0, 0.0, 0.0], &[0.25; 4]);
+    assert!((kl - 4f32.ln()).abs() < 1e-6, "{kl}");
+    assert_eq!(
+        jungle_selfplay::record::surprise(&[0.5, 0.5], &[0.5, 0.5]),
+        0.0
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}

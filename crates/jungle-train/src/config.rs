@@ -66,6 +66,13 @@ pub struct TrainSection {
     /// less noisy (if biased) signal than a result decided many moves later.
     #[serde(default)]
     pub value_search_weight: f64,
+    /// Policy-surprise weighting (KataGo): positions are drawn in
+    /// proportion to `1 - w + w x surprise / mean surprise`, the surprise
+    /// being the KL divergence of the search's target from the network's
+    /// prior; 0 draws uniformly (as before the key existed), 0.5 is
+    /// KataGo's.
+    #[serde(default)]
+    pub surprise_weight: f64,
     /// Fewest and most steps per generation.
     pub min_steps: usize,
     /// Most steps per generation.
@@ -450,6 +457,7 @@ impl TrainConfig {
         InvalidKey::check_range("weight_decay", t.weight_decay, 0.0, 1.0)?;
         InvalidKey::check_range("sample_reuse", t.sample_reuse, 1e-3, 1000.0)?;
         InvalidKey::check_range("value_search_weight", t.value_search_weight, 0.0, 1.0)?;
+        InvalidKey::check_range("surprise_weight", t.surprise_weight, 0.0, 1.0)?;
         InvalidKey::check_range("window_growth", t.window_growth, 0.0, 1.0)?;
         InvalidKey::check_range(
             "window_min_positions",
@@ -754,6 +762,7 @@ mod tests {
             ("[train]\nlearning_rate = inf\n", "learning_rate"),
             ("[train]\nsample_reuse = nan\n", "sample_reuse"),
             ("[train]\nweight_decay = -0.1\n", "weight_decay"),
+            ("[train]\nsurprise_weight = 1.5\n", "surprise_weight"),
             ("[train]\nwindow_growth = 2.0\n", "window_growth"),
             ("[selfplay]\nworkers = 100000\n", "workers"),
             ("[selfplay]\ngames_in_flight = 100000\n", "games_in_flight"),

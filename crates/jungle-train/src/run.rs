@@ -457,6 +457,7 @@ impl Run {
             self.config.net.encoding(),
             size,
             self.config.train.value_search_weight as f32,
+            self.config.train.surprise_weight as f32,
         )?;
         for q in window.quarantined() {
             warn(&q.to_string());

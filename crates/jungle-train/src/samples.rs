@@ -23,6 +23,10 @@ pub struct TrainingPosition {
     pub wdl: [f32; 3],
     /// The search's root value for the side to move, in [-1, 1].
     pub search_value: f32,
+    /// The search's surprise (KL of its target from the network's prior,
+    /// `jungle_selfplay::record::surprise`); `None` when the shard did
+    /// not keep it.
+    pub surprise: Option<f32>,
     /// Plies from here to the end of the game, / 100.
     pub moves_left: f32,
     /// Survival target, one bit per output of the survival head (see
@@ -149,6 +153,7 @@ pub fn game_positions(
                         None => [0.0, 1.0, 0.0],
                     },
                     search_value: m.root_value,
+                    surprise: m.surprise,
                     moves_left: (total - ply) as f32 / 100.0,
                     survival: 0,
                 },
@@ -227,6 +232,7 @@ mod tests {
             target: Vec::new(),
             wdl,
             search_value,
+            surprise: None,
             moves_left: 0.5,
             survival: 0,
         }

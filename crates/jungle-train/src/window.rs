@@ -13,6 +13,9 @@ use std::path::{Path, PathBuf};
 /// The newest positions, up to a size.
 pub struct ReplayWindow {
     positions: Vec<TrainingPosition>,
+    /// Running sums of the positions' sampling weights
+    /// ([`sampling_weights`]); empty when they are drawn uniformly.
+    cumulative: Vec<f64>,
     rules: Rules,
     encoding: Encoding,
     quarantined: Vec<Quarantined>,
@@ -33,7 +36,8 @@ impl ReplayWindow {
     /// `encoding`. A shard that fails its check (damaged, of another rule
     /// set, a game that does not replay) is moved to `quarantine` and
     /// skipped ([`ReplayWindow::quarantined`]); a file that cannot be read
-    /// at all is an error.
+    /// at all is an error. With `surprise_weight` above 0 positions are
+    /// drawn in proportion to [`sampling_weights`].
     pub fn load(
         files: &[PathBuf],
         quarantine_dir: &Path,
@@ -41,6 +45,7 @@ impl ReplayWindow {
         encoding: Encoding,
         size: usize,
         search_weight: f32,
+        surprise_weight: f32,
     ) -> Result<ReplayWindow, TrainError> {
         let mut positions = Vec::new();
         let mut quarantined = Vec::new();
@@ -61,8 +66,20 @@ impl ReplayWindow {
         for p in &mut positions {
             p.blend_search_value(search_weight);
         }
+        let cumulative = if surprise_weight > 0.0 {
+            sampling_weights(&positions, surprise_weight)
+                .into_iter()
+                .scan(0.0, |sum, w| {
+                    *sum += w;
+                    Some(*sum)
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
         Ok(ReplayWindow {
             positions,
+            cumulative,
             rules: rules.clone(),
             encoding,
             quarantined,
@@ -84,17 +101,52 @@ impl ReplayWindow {
         self.positions.is_empty()
     }
 
-    /// A batch of `size` positions drawn uniformly (with replacement), each
-    /// mirrored with probability 1/2.
+    /// A batch of `size` positions drawn (with replacement) uniformly or
+    /// by their weights, each mirrored with probability 1/2.
     pub fn batch(&self, rng: &mut impl Rng, size: usize) -> Batch {
         let samples: Vec<_> = (0..size)
             .map(|_| {
-                let p = &self.positions[rng.random_range(0..self.positions.len())];
+                let p = &self.positions[self.draw(rng)];
                 p.sample(&self.rules, self.encoding, rng.random::<bool>())
             })
             .collect();
         Batch::new(&samples)
     }
+
+    /// The index of one position: uniform, or by the running weight sums.
+    fn draw(&self, rng: &mut impl Rng) -> usize {
+        match self.cumulative.last() {
+            None => rng.random_range(0..self.positions.len()),
+            Some(&total) => {
+                let x = rng.random::<f64>() * total;
+                self.cumulative
+                    .partition_point(|&c| c <= x)
+                    .min(self.positions.len() - 1)
+            }
+        }
+    }
+}
+
+/// KataGo's policy-surprise weighting: each position's chance to be drawn
+/// is proportional to `1 - w + w x surprise / mean surprise` (with `w =
+/// 0.5`: 0.5 + 0.5 x KL / mean KL), so positions where the search changed
+/// the network's mind most are trained on more, for the same number of
+/// steps. A position whose surprise is unknown (from a version-1 shard)
+/// weighs 1, as do all when the known ones average 0.
+pub fn sampling_weights(positions: &[TrainingPosition], w: f32) -> Vec<f64> {
+    let known: Vec<f64> = positions
+        .iter()
+        .filter_map(|p| p.surprise.map(f64::from))
+        .collect();
+    let mean = known.iter().sum::<f64>() / known.len().max(1) as f64;
+    let w = f64::from(w);
+    positions
+        .iter()
+        .map(|p| match p.surprise {
+            Some(kl) if mean > 0.0 => 1.0 - w + w * f64::from(kl) / mean,
+            _ => 1.0,
+        })
+        .collect()
 }
 
 /// Why a shard gave no positions.
@@ -123,6 +175,52 @@ fn shard_positions(path: &Path, rules: &Rules) -> Result<Vec<TrainingPosition>, 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn surprising_positions_are_drawn_more_often() {
+        let position = |surprise| TrainingPosition {
+            position: jungle_rules::Position::start(),
+            repetitions: 1,
+            target: Vec::new(),
+            wdl: [0.0, 1.0, 0.0],
+            search_value: 0.0,
+            surprise,
+            moves_left: 0.5,
+            survival: 0,
+        };
+        let positions = vec![position(Some(0.0)), position(Some(3.0)), position(None)];
+        // Mean of the known surprises 1.5: weights 0.5, 1.5 and 1.
+        assert_eq!(sampling_weights(&positions, 0.5), [0.5, 1.5, 1.0]);
+        assert_eq!(sampling_weights(&positions, 1.0), [0.0, 2.0, 1.0]);
+        let unknown = vec![position(None), position(Some(0.0))];
+        assert_eq!(sampling_weights(&unknown, 0.5), [1.0, 1.0]);
+
+        let mut window = ReplayWindow {
+            positions,
+            cumulative: vec![0.5, 2.0, 3.0],
+            rules: Rules::default(),
+            encoding: Encoding::Base,
+            quarantined: Vec::new(),
+        };
+        let mut rng = <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(1);
+        let mut counts = [0usize; 3];
+        for _ in 0..30_000 {
+            counts[window.draw(&mut rng)] += 1;
+        }
+        // Expected 5,000 / 15,000 / 10,000 (binomial sd under 90).
+        for (count, want) in counts.iter().zip([5_000.0, 15_000.0, 10_000.0]) {
+            assert!((*count as f64 - want).abs() < 500.0, "{counts:?}");
+        }
+        window.cumulative.clear();
+        let mut uniform = [0usize; 3];
+        for _ in 0..30_000 {
+            uniform[window.draw(&mut rng)] += 1;
+        }
+        assert!(
+            uniform.iter().all(|&c| (c as f64 - 10_000.0).abs() < 500.0),
+            "{uniform:?}"
+        );
+    }
 
     #[test]
     fn window_grows_with_the_run_between_its_bounds() {
