@@ -13,6 +13,8 @@ use crate::terrain::{DEN, JUMPS, JUMP_ORIGINS, LAND, STEPS, TRAPS, WATER};
 
 const RAT: usize = Animal::Rat as usize;
 const ELEPHANT: usize = Animal::Elephant as usize;
+const LEOPARD: usize = Animal::Leopard as usize;
+const LION: usize = Animal::Lion as usize;
 
 impl Position {
     /// All legal moves of the side to move under `rules`, ignoring the draw
@@ -41,39 +43,35 @@ impl Position {
         let land_targets = LAND & !own & !DEN[us.index()];
         let swim_targets = !own & !DEN[us.index()];
 
-        // Per animal kind, built once per call so the loop over our animals
-        // looks its kind up instead of branching on it (measured: the
-        // branch on the kind was the generator's most mispredicted one).
-        let mut capturable_by = [Bitboard::EMPTY; 8];
-        let mut targets_by = [land_targets; 8];
-        let mut jump_dirs_by = [0u8; 8];
-        for a in 0..8 {
-            capturable_by[a] = match a {
+        let jump_dirs = [
+            rules.leopard_jump.direction_mask(),
+            rules.tiger_jump.direction_mask(),
+            rules.lion_jump.direction_mask(),
+        ];
+
+        for from in own {
+            let a = self.animal_index_at(from);
+            let mut capturable = match a {
                 RAT => at_most[RAT] | by_kind[ELEPHANT],
                 ELEPHANT if !rules.elephant_captures_rat => at_most[ELEPHANT] & !by_kind[RAT],
                 _ => at_most[a],
             } | trapped_enemies;
-        }
-        targets_by[RAT] = swim_targets;
-        jump_dirs_by[Animal::Leopard as usize] = rules.leopard_jump.direction_mask();
-        jump_dirs_by[Animal::Tiger as usize] = rules.tiger_jump.direction_mask();
-        jump_dirs_by[Animal::Lion as usize] = rules.lion_jump.direction_mask();
-
-        for from in own {
-            let a = self.animal_index_at(from);
-            let mut capturable = capturable_by[a];
             if !rules.trapped_can_capture && their_traps.has(from) {
                 capturable = Bitboard::EMPTY;
             }
-            if a == RAT && !rules.rat_capture_across_bank {
-                capturable &= if WATER.has(from) { WATER } else { LAND };
-            }
-            let targets = targets_by[a] & (!enemy | capturable);
+            let targets = if a == RAT {
+                if !rules.rat_capture_across_bank {
+                    capturable &= if WATER.has(from) { WATER } else { LAND };
+                }
+                swim_targets & (!enemy | capturable)
+            } else {
+                land_targets & (!enemy | capturable)
+            };
             for to in STEPS[from.index()] & targets {
                 list.push(Move::new(from, to));
             }
-            let dirs = jump_dirs_by[a];
-            if dirs != 0 && JUMP_ORIGINS.has(from) {
+            if (LEOPARD..=LION).contains(&a) && JUMP_ORIGINS.has(from) {
+                let dirs = jump_dirs[a - LEOPARD];
                 for (d, jump) in JUMPS[from.index()].iter().enumerate() {
                     if let Some(j) = jump {
                         if dirs & (1 << d) != 0 && (j.over & all).is_empty() && targets.has(j.to) {

@@ -46,9 +46,8 @@ pub struct Undo {
     moving: u8,
     quiet_plies: u32,
     fullmove: u32,
-    /// The hash and the occupancy before the move: restoring them is
-    /// cheaper than xoring the changes back, and it leaves no chain of
-    /// read-modify-writes from one made move to the next.
+    /// The hash and the occupancy before the move, restored as they were
+    /// rather than xored back.
     hash: u64,
     occupied: [Bitboard; 2],
 }
@@ -221,28 +220,22 @@ impl Position {
             occupied: self.occupied,
         };
         let us = self.side.index();
-        self.occupied[us] ^= Bitboard::from_square(from) | Bitboard::from_square(to);
-        if captured != EMPTY {
-            self.occupied[us ^ 1] ^= Bitboard::from_square(to);
-        }
         let piece = Piece::from_byte(moving);
+        self.occupied[us] ^= Bitboard::from_square(from) | Bitboard::from_square(to);
         self.hash ^= zobrist::piece_key(piece, from)
             ^ zobrist::piece_key(piece, to)
             ^ zobrist::NORTH_TO_MOVE;
-        if captured != EMPTY {
-            self.hash ^= zobrist::piece_key(Piece::from_byte(captured), to);
-        }
-        self.quiet_plies = if captured == EMPTY {
-            self.quiet_plies.saturating_add(1)
+        self.squares[moving as usize & 15] = to.index() as u8;
+        if captured == EMPTY {
+            self.quiet_plies = self.quiet_plies.saturating_add(1);
         } else {
-            0
-        };
+            self.occupied[us ^ 1] ^= Bitboard::from_square(to);
+            self.hash ^= zobrist::piece_key(Piece::from_byte(captured), to);
+            self.squares[captured as usize & 15] = OFF_BOARD;
+            self.quiet_plies = 0;
+        }
         self.board[to.index()] = moving;
         self.board[from.index()] = EMPTY;
-        self.squares[moving as usize & 15] = to.index() as u8;
-        if captured != EMPTY {
-            self.squares[captured as usize & 15] = OFF_BOARD;
-        }
         if self.side == Side::North {
             self.fullmove = self.fullmove.wrapping_add(1);
         }

@@ -31,15 +31,17 @@ struct GameRecordV1 {
 /// The body of a version-1 shard.
 #[derive(Deserialize)]
 pub(crate) struct BodyV1 {
-    pub(crate) rules: Rules,
-    pub(crate) game_count: u32,
+    rules: Rules,
+    game_count: u32,
     games: Vec<GameRecordV1>,
 }
 
 impl BodyV1 {
-    /// The games as today's records (no surprise known).
-    pub(crate) fn games(self) -> Vec<GameRecord> {
-        self.games
+    /// The rule set, the game count and the games as today's records (no
+    /// surprise known).
+    pub(crate) fn into_parts(self) -> (Rules, u32, Vec<GameRecord>) {
+        let games = self
+            .games
             .into_iter()
             .map(|g| GameRecord {
                 start_fen: g.start_fen,
@@ -59,6 +61,7 @@ impl BodyV1 {
                 checkpoint: g.checkpoint,
                 seed: g.seed,
             })
-            .collect()
+            .collect();
+        (self.rules, self.game_count, games)
     }
 }

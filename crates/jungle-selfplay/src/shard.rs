@@ -127,11 +127,11 @@ pub fn decode_shard(path: &Path, bytes: &[u8]) -> Result<Shard, ShardError> {
     }
     let records = &content[header..];
     let body = if version == 1 {
-        let v1: BodyV1 = decode_body(path, records)?;
+        let (rules, game_count, games) = decode_body::<BodyV1>(path, records)?.into_parts();
         Body {
-            rules: v1.rules.clone(),
-            game_count: v1.game_count,
-            games: v1.games(),
+            rules,
+            game_count,
+            games,
         }
     } else {
         decode_body(path, records)?

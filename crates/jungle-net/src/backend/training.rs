@@ -138,19 +138,20 @@ impl Conv {
     /// time on rayon's threads (each chunk's columns stay in cache).
     fn forward(&self, input: &[f32]) -> Vec<f32> {
         let rows = input.len() / self.cin;
-        let mut out = match &self.bias {
-            Some(b) => (0..rows).flat_map(|_| b.iter().copied()).collect(),
-            None => vec![0.0; rows * self.cout],
+        let bias = self.bias.clone().unwrap_or_else(|| vec![0.0; self.cout]);
+        let mut out = match &self.winograd {
+            // The Winograd output transform writes the bias itself.
+            Some(_) => vec![0.0; rows * self.cout],
+            None => (0..rows).flat_map(|_| bias.iter().copied()).collect(),
         };
         let chunks = out
             .par_chunks_mut(CHUNK * SQUARES * self.cout)
             .zip(input.par_chunks(CHUNK * SQUARES * self.cin));
         match &self.winograd {
-            Some((winograd, _)) => {
-                chunks.for_each_init(WinogradScratch::default, |scratch, (out, input)| {
-                    winograd.add_forward(input, &vec![0.0; self.cout], out, scratch)
-                })
-            }
+            Some((winograd, _)) => chunks
+                .for_each_init(WinogradScratch::default, |scratch, (out, input)| {
+                    winograd.forward(input, &bias, out, scratch)
+                }),
             None => chunks.for_each(|(out, input)| {
                 let rows = input.len() / self.cin;
                 mul(
@@ -178,6 +179,7 @@ impl Conv {
     ) {
         let width = self.width();
         let weight_t = Mat::new(&self.weight, width, self.cout).t();
+        let no_bias = vec![0.0; self.cin];
         let input_grads: Vec<Option<&mut [f32]>> = match input_grad {
             Some(g) => g.chunks_mut(CHUNK * SQUARES * self.cin).map(Some).collect(),
             None => (0..input.chunks(CHUNK * SQUARES * self.cin).len())
@@ -207,9 +209,7 @@ impl Conv {
                             // A "same" 3x3 convolution's input gradient is
                             // the output gradient convolved with the
                             // flipped kernel.
-                            Some((_, flipped)) => {
-                                flipped.add_forward(grad, &vec![0.0; self.cin], dx, scratch)
-                            }
+                            Some((_, flipped)) => flipped.add_forward(grad, &no_bias, dx, scratch),
                             None => mul(Mat::new(grad, rows, self.cout), weight_t, dx, true),
                         }
                     }
