@@ -745,6 +745,13 @@ mod tests {
                 kind: WeightDecayKind::Decoupled
             }
         );
+        let e = TrainConfig::from_toml("[selfplay]\nroot_value = \"best\"\n", "x.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("x.toml") && e.contains("root_value") && e.contains("chosen"),
+            "{e}"
+        );
         let e = TrainConfig::from_toml("[train]\nweight_decay_kind = \"adamw\"\n", "x.toml")
             .unwrap_err()
             .to_string();
