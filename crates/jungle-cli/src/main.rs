@@ -17,7 +17,7 @@ struct Cli {
 enum Command {
     /// The main job: self-play -> train -> evaluate, resumable; Elo curve and plots.
     Train(commands::train::TrainArgs),
-    /// Refit a run's Elo from its matches.jsonl; writes elo.csv and the plots.
+    /// Refit a run's Elo from its matches.jsonl (elo.csv and the plots) and show its course by thirds: games, draws, repetitions, losses.
     Elo(commands::train::EloArgs),
     /// Count move sequences of a given length (move-generator check and speed).
     Perft(commands::perft::PerftArgs),
@@ -43,7 +43,20 @@ enum Command {
     Variants(commands::variants::VariantsArgs),
 }
 
+/// A closed stdout (`jungle elo | head`) ends the process quietly, as it
+/// does other Unix tools, rather than as a panic in `println!` (Rust
+/// ignores SIGPIPE by default).
+fn restore_default_sigpipe() {
+    #[cfg(unix)]
+    // SAFETY: setting a signal's disposition to its default, before any
+    // thread is started.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
 fn main() -> ExitCode {
+    restore_default_sigpipe();
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Train(args) => commands::train::run(&args),

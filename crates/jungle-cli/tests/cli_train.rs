@@ -77,7 +77,20 @@ fn a_tiny_run_resumes_where_it_stopped_and_writes_its_reports() {
         assert_eq!(g["games"].as_u64().unwrap(), games_one);
         assert!(g["draws"].as_u64().unwrap() <= games_one);
         assert!(g["plies"].as_u64().unwrap() >= games_one, "{g}");
+        // Every game's end reason, adding up to the games.
+        let ended: u64 = g["ended"]
+            .as_object()
+            .unwrap()
+            .values()
+            .map(|n| n.as_u64().unwrap())
+            .sum();
+        assert_eq!(ended, games_one, "{g}");
     }
+    // The closing summary shows the run by thirds.
+    assert!(
+        stdout.contains("third  generations   games  drawn  repetition"),
+        "{stdout}"
+    );
     assert_eq!(selfplay[0]["step"], 0, "generation 1 is played by step 0");
     assert_eq!(selfplay[1]["step"], after_one["step"]);
     assert_eq!(

@@ -33,6 +33,7 @@ use jungle_selfplay::{
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 use std::time::Instant;
@@ -93,6 +94,11 @@ pub struct SelfPlayRecord {
     pub draws: u64,
     /// Plies played in all of them.
     pub plies: u64,
+    /// Games per end reason (`den`, `repetition`, ...; see
+    /// [`jungle_selfplay::ShardStats::reasons`]); empty in runs from before
+    /// it was kept.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub ended: BTreeMap<String, u64>,
 }
 
 impl SelfPlayRecord {
@@ -437,6 +443,7 @@ impl Run {
             games: games.games,
             draws: games.results[1],
             plies: games.plies,
+            ended: games.reasons.clone(),
         };
         self.state.games += selfplay_record.games;
         self.state.positions_ever += new_positions;
@@ -715,11 +722,13 @@ impl Run {
             .rev()
             .find_map(|c| ratings.iter().find(|r| r.player == player_name(c.step)));
         println!(
-            "gen {:>3} | {:>5} games ({} total, {:.0}% drawn, {:.0} plies), {} positions | window {} | {} steps -> step {} | lr {:.2e} | weights {:.1} | loss policy {:.3} value {:.3} moves-left {:.3}{} | Elo {} | {:.1} min (self-play {:.0} s, training {:.0} s, evaluation {:.0} s)",
+            "gen {:>3} | {:>5} games ({} total, {:.0}% drawn, {:.0}% repetition, {:.0} plies), {} positions | window {} | {} steps -> step {} | lr {:.2e} | weights {:.1} | loss policy {:.3} value {:.3} moves-left {:.3}{} | Elo {} | {:.1} min (self-play {:.0} s, training {:.0} s, evaluation {:.0} s)",
             s.generation,
             sp.games,
             s.games,
             100.0 * sp.draw_rate(),
+            100.0 * sp.ended.get(crate::summary::REPETITION).copied().unwrap_or(0) as f64
+                / sp.games.max(1) as f64,
             sp.mean_plies(),
             positions,
             window,

@@ -1,9 +1,11 @@
-//! `jungle train`: the main job; `jungle elo`: refit and redraw a run's Elo.
+//! `jungle train`: the main job; `jungle elo`: refit and redraw a run's Elo
+//! and show its course by thirds.
 
 use anyhow::{Context, Result};
 use clap::Args;
 use jungle_play::elo::Rating;
 use jungle_train::run::{read_state, report, run_config, Run, RunPaths};
+use jungle_train::summary::{fill_end_reasons, thirds, thirds_table};
 use std::path::PathBuf;
 
 /// Arguments of `jungle train`.
@@ -81,6 +83,8 @@ pub fn run(args: &TrainArgs) -> Result<()> {
         state.seconds / 60.0
     );
     print_table(&ratings);
+    println!();
+    print!("{}", thirds_table(&thirds(state)));
     println!("plots and elo.csv in {}", run.paths().checkpoints.display());
     Ok(())
 }
@@ -88,8 +92,11 @@ pub fn run(args: &TrainArgs) -> Result<()> {
 /// Runs `jungle elo`.
 pub fn run_elo(args: &EloArgs) -> Result<()> {
     let paths = RunPaths::new(&args.root, &args.run);
-    let state = read_state(&paths).with_context(|| format!("run `{}`", args.run))?;
+    let mut state = read_state(&paths).with_context(|| format!("run `{}`", args.run))?;
     let ratings = report(&paths, &state)?;
+    fill_end_reasons(&paths, &mut state)?;
+    print!("{}", thirds_table(&thirds(&state)));
+    println!();
     if ratings.is_empty() {
         println!("no evaluation games yet in {}", paths.matches().display());
         return Ok(());
