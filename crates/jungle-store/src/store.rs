@@ -118,13 +118,15 @@ impl Store {
             }
             StoreKind::Memory(name) => memory_store(name),
             StoreKind::S3 { bucket } => {
-                let mut builder = AmazonS3Builder::from_env()
-                    .with_bucket_name(bucket)
-                    .with_client_options(options)
-                    .with_retry(retry);
-                for &(key, value) in settings {
-                    builder = builder.with_config(setting(url, key)?, value);
-                }
+                let mut builder = configured(
+                    AmazonS3Builder::from_env()
+                        .with_bucket_name(bucket)
+                        .with_client_options(options)
+                        .with_retry(retry),
+                    url,
+                    settings,
+                    |b, k, v| b.with_config(k, v),
+                )?;
                 // An endpoint given as http:// (a local S3-compatible
                 // server) is a choice made explicitly: allow it.
                 let endpoint = builder
@@ -135,26 +137,32 @@ impl Store {
                 }
                 Arc::new(builder.build().map_err(open_error)?)
             }
-            StoreKind::Gcs { bucket } => {
-                let mut builder = GoogleCloudStorageBuilder::from_env()
-                    .with_bucket_name(bucket)
-                    .with_client_options(options)
-                    .with_retry(retry);
-                for &(key, value) in settings {
-                    builder = builder.with_config(setting(url, key)?, value);
-                }
-                Arc::new(builder.build().map_err(open_error)?)
-            }
-            StoreKind::Azure { container } => {
-                let mut builder = MicrosoftAzureBuilder::from_env()
-                    .with_container_name(container)
-                    .with_client_options(options)
-                    .with_retry(retry);
-                for &(key, value) in settings {
-                    builder = builder.with_config(setting(url, key)?, value);
-                }
-                Arc::new(builder.build().map_err(open_error)?)
-            }
+            StoreKind::Gcs { bucket } => Arc::new(
+                configured(
+                    GoogleCloudStorageBuilder::from_env()
+                        .with_bucket_name(bucket)
+                        .with_client_options(options)
+                        .with_retry(retry),
+                    url,
+                    settings,
+                    |b, k, v| b.with_config(k, v),
+                )?
+                .build()
+                .map_err(open_error)?,
+            ),
+            StoreKind::Azure { container } => Arc::new(
+                configured(
+                    MicrosoftAzureBuilder::from_env()
+                        .with_container_name(container)
+                        .with_client_options(options)
+                        .with_retry(retry),
+                    url,
+                    settings,
+                    |b, k, v| b.with_config(k, v),
+                )?
+                .build()
+                .map_err(open_error)?,
+            ),
         };
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(1)
@@ -416,12 +424,22 @@ fn diagnose(error: &object_store::Error) -> &'static str {
     }
 }
 
-/// A builder setting's key, parsed by the builder's own key type.
-fn setting<K: std::str::FromStr>(url: &StoreUrl, key: &str) -> Result<K, StoreError> {
-    key.parse().map_err(|_| StoreError::Url {
-        url: url.text.clone(),
-        reason: format!("unknown store setting `{key}`"),
-    })
+/// A cloud store's builder with `settings` applied through `with_config`,
+/// each key parsed by the builder's own key type.
+fn configured<B, K: std::str::FromStr>(
+    mut builder: B,
+    url: &StoreUrl,
+    settings: &[(&str, &str)],
+    with_config: impl Fn(B, K, &str) -> B,
+) -> Result<B, StoreError> {
+    for &(key, value) in settings {
+        let key = key.parse().map_err(|_| StoreError::Url {
+            url: url.text.clone(),
+            reason: format!("unknown store setting `{key}`"),
+        })?;
+        builder = with_config(builder, key, value);
+    }
+    Ok(builder)
 }
 
 /// An overwrite never meets a precondition; if a store reports one anyway,
