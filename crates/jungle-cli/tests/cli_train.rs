@@ -341,3 +341,51 @@ fn an_interrupted_evaluation_is_finished_not_skipped_or_repeated() {
     assert_eq!(greedy(&resumed), greedy(&full));
     std::fs::remove_dir_all(root).unwrap();
 }
+
+#[test]
+fn a_run_is_mirrored_to_a_store_and_a_bad_store_url_is_named() {
+    let root = temp_dir("train-store");
+    let store = temp_dir("train-store-mirror");
+    let one = root.join("one.toml");
+    tiny_with(&one, "generations = 2", "generations = 1");
+    let url = format!("file://{}", store.display());
+    let (ok, stdout, stderr) = jungle(&[
+        "train",
+        "--config",
+        one.to_str().unwrap(),
+        "--root",
+        root.to_str().unwrap(),
+        "--run",
+        "t",
+        "--store",
+        &url,
+    ]);
+    assert!(ok, "{stderr}");
+    assert!(stdout.contains("mirroring run `t`"), "{stdout}");
+    let latest: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(store.join("checkpoints/t/latest.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(latest["generation"], 1);
+    assert_eq!(latest["step"], state(&root)["step"]);
+    assert!(store.join("data/t/shards/gen-000001").is_dir());
+
+    let (ok, _, stderr) = jungle(&[
+        "train",
+        "--config",
+        one.to_str().unwrap(),
+        "--root",
+        root.to_str().unwrap(),
+        "--run",
+        "u",
+        "--store",
+        "ftp://example.org/runs",
+    ]);
+    assert!(!ok);
+    assert!(
+        stderr.contains("ftp://example.org/runs") && stderr.contains("s3://BUCKET/PREFIX"),
+        "{stderr}"
+    );
+    std::fs::remove_dir_all(root).unwrap();
+    std::fs::remove_dir_all(store).unwrap();
+}

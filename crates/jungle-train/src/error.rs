@@ -93,6 +93,19 @@ pub enum TrainError {
     /// A plot could not be written.
     #[error(transparent)]
     Plot(#[from] PlotError),
+    /// The store the run is mirrored to failed.
+    #[error(transparent)]
+    Store(#[from] jungle_store::StoreError),
+    /// What the store holds of the run cannot be used.
+    #[error("store `{url}`: `{key}`: {problem}")]
+    Published {
+        /// The store's URL.
+        url: String,
+        /// The object.
+        key: String,
+        /// What is wrong.
+        problem: String,
+    },
 }
 
 impl From<ConfigError> for TrainError {

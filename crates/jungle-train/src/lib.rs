@@ -4,7 +4,7 @@
 //! ([`window`]) of training samples with mirror augmentation ([`samples`]),
 //! the training step in burn ([`step`]) and its weight decay ([`decay`]), the run's shards by generation
 //! ([`generations`]), evaluation records ([`matches`]),
-//! plots ([`plots`]), the run's course by thirds ([`summary`]) and the resumable self-play -> train -> evaluate loop
+//! plots ([`plots`]), the run's course by thirds ([`summary`]), the run mirrored to a store ([`publish`]) and the resumable self-play -> train -> evaluate loop
 //! of `jungle train` ([`run`]). Configs are layered over the embedded
 //! default ([`layers`]); every error is a [`TrainError`].
 
@@ -18,6 +18,7 @@ pub mod layers;
 pub mod losses;
 pub mod matches;
 pub mod plots;
+pub mod publish;
 pub mod run;
 pub mod samples;
 pub mod step;

@@ -18,6 +18,7 @@ use crate::generations::{
 use crate::losses::Losses;
 use crate::matches::{append_matches, read_matches, MatchLine};
 use crate::plots::{plot_elo, plot_losses, plot_selfplay, EloPoint, LossPoint, SelfPlayPoint};
+use crate::publish::Publisher;
 use crate::step::Trainer;
 use crate::window::{window_size, ReplayWindow};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -30,6 +31,7 @@ use jungle_rules::Rules;
 use jungle_selfplay::{
     read_shard, run_selfplay, shard_files, shard_stats, GameList, SelfPlayStats, ShardStats,
 };
+use jungle_store::Store;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
@@ -239,6 +241,10 @@ pub struct Run {
     state: RunState,
     trainer: Trainer,
     quiet: bool,
+    /// The run's name.
+    name: String,
+    /// The store the run is mirrored to (`--store`), if any.
+    publisher: Option<Publisher>,
     /// `run.lock`, locked while the run is open (the operating system
     /// releases the lock when the process ends, however it ends).
     _lock: std::fs::File,
@@ -340,6 +346,8 @@ impl Run {
             state,
             trainer,
             quiet,
+            name: name.to_string(),
+            publisher: None,
             _lock: lock,
         };
         if run.state.checkpoints.is_empty() {
@@ -393,7 +401,30 @@ impl Run {
         while !self.finished() {
             self.generation()?;
         }
-        self.report()
+        let ratings = self.report()?;
+        if let Some(publisher) = self.publisher.take() {
+            publisher.close()?;
+        }
+        Ok(ratings)
+    }
+
+    /// Mirrors the run to `store` ([`crate::publish`]): publishes what it
+    /// holds now, then each generation as it finishes. A store on the
+    /// run's own root folder is the run's files already: nothing to copy.
+    pub fn publish_to(&mut self, store: Store, root: &Path) -> Result<(), TrainError> {
+        let same_folder = match (store.local_folder(), std::path::absolute(root)) {
+            (Some(folder), Ok(root)) => folder == root,
+            _ => false,
+        };
+        if same_folder {
+            return Ok(());
+        }
+        let local = std::path::absolute(&self.paths.checkpoints)
+            .map_err(TrainError::io(&self.paths.checkpoints))?;
+        let mut publisher = Publisher::open(store, &self.name, &self.state, &local)?;
+        publisher.publish(&self.paths, &self.state)?;
+        self.publisher = Some(publisher);
+        Ok(())
     }
 
     /// How far through its length the run is (0 to 1): the larger of the
@@ -521,6 +552,9 @@ impl Run {
             eval: eval_started.elapsed().as_secs_f64(),
         };
         let ratings = self.report()?;
+        if let Some(publisher) = &mut self.publisher {
+            publisher.publish(&self.paths, &self.state)?;
+        }
         if !self.quiet {
             self.print_generation(new_positions, window.len(), steps, &ratings, &times);
         }

@@ -4,6 +4,7 @@
 use anyhow::{Context, Result};
 use clap::Args;
 use jungle_play::elo::Rating;
+use jungle_store::Store;
 use jungle_train::run::{read_state, report, run_config, Run, RunPaths};
 use jungle_train::summary::{fill_end_reasons, thirds, thirds_table};
 use std::path::PathBuf;
@@ -29,6 +30,13 @@ pub struct TrainArgs {
     /// Root directory of data/ and checkpoints/.
     #[arg(long, default_value = ".")]
     root: PathBuf,
+    /// Also mirror the run to this store after each generation (same
+    /// layout as ROOT: shards, checkpoints, state.json, matches.jsonl,
+    /// plots, then checkpoints/NAME/latest.json): s3://BUCKET/PREFIX
+    /// (endpoint, region and credentials from AWS_*), gs://, az://,
+    /// file:///PATH. Default: the run lives in ROOT only.
+    #[arg(long, value_name = "URL")]
+    store: Option<String>,
 }
 
 /// Arguments of `jungle elo`.
@@ -60,6 +68,10 @@ fn print_table(ratings: &[Rating]) {
 pub fn run(args: &TrainArgs) -> Result<()> {
     let config = run_config(&args.root, &args.run, args.config.as_deref(), &args.sets)?;
     let mut run = Run::open(&args.root, &args.run, config, false)?;
+    if let Some(url) = &args.store {
+        run.publish_to(Store::open_url(url)?, &args.root)?;
+        println!("mirroring run `{}` to {url}", args.run);
+    }
     let state = run.state();
     if state.generation > 0 {
         println!(

@@ -1,0 +1,227 @@
+//! A run mirrored to a store (`jungle train --store URL`): after each
+//! generation the files it finished go up under the same layout as on
+//! disk — the generation's shards (`data/NAME/shards/gen-NNNNNN/`), the
+//! new checkpoints (`checkpoints/NAME/<step>.*`, written once, never
+//! replaced), `state.json`, `matches.jsonl`, `elo.csv` and the plots — and
+//! `checkpoints/NAME/latest.json` last: it names the newest checkpoint and
+//! the run's config, and everything it names is already there. A store
+//! other than a folder is held with a [`Lease`] (one trainer per run),
+//! renewed at every publication.
+
+use crate::config::TrainConfig;
+use crate::error::TrainError;
+use crate::generations::generation_folder;
+use crate::run::{RunPaths, RunState};
+use jungle_store::{Lease, Store};
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+use std::time::Duration;
+
+/// `checkpoints/NAME/latest.json`: what a worker reads to find the
+/// network to play with, and how far the mirror got.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Latest {
+    /// The last generation whose files are all in the store.
+    pub generation: u32,
+    /// The newest checkpoint's step.
+    pub step: u64,
+    /// The newest checkpoint's key prefix (`checkpoints/NAME/00000137`:
+    /// add `.bpk` and `.json`).
+    pub checkpoint: String,
+    /// The run's config.
+    pub config: TrainConfig,
+}
+
+/// How long the trainer's lease lasts without a renewal: longer than a
+/// generation with its evaluation takes on a slow machine.
+pub const LEASE_LASTS: Duration = Duration::from_secs(30 * 60);
+
+/// Mirrors one run to a store.
+pub struct Publisher {
+    store: Store,
+    name: String,
+    lease: Option<Lease>,
+    /// The generation `latest.json` names (0: none yet).
+    published: u32,
+    /// The step of the newest checkpoint in the store.
+    published_step: Option<u64>,
+}
+
+impl Publisher {
+    /// Opens the mirror of run `name` in `store`: takes the lease (on a
+    /// store other than a folder) and reads how far the mirror got. A store
+    /// that holds more of the run than the local `state` is refused:
+    /// restoring a run from a store onto a new machine is not built yet.
+    /// The lease's owner is this machine and the run's local folder: a
+    /// trainer restarted there (after a kill) takes its own lease back at
+    /// once, while one on another machine waits for it to run out (the
+    /// local `run.lock` already keeps two processes off one folder).
+    pub fn open(
+        store: Store,
+        name: &str,
+        state: &RunState,
+        local: &Path,
+    ) -> Result<Publisher, TrainError> {
+        let host = std::env::var("HOSTNAME")
+            .ok()
+            .or_else(|| std::fs::read_to_string("/etc/hostname").ok())
+            .map(|h| h.trim().to_string())
+            .filter(|h| !h.is_empty())
+            .unwrap_or_else(|| "unknown-host".to_string());
+        let owner = format!("{host}:{}", local.display());
+        let lease = if store.supports_update() {
+            Some(Lease::acquire(
+                &store,
+                &format!("checkpoints/{name}/lease.json"),
+                &owner,
+                LEASE_LASTS,
+            )?)
+        } else {
+            None
+        };
+        let latest_key = format!("checkpoints/{name}/latest.json");
+        let latest: Option<Latest> =
+            match store.get(&latest_key)? {
+                None => None,
+                Some(found) => Some(serde_json::from_slice(&found.bytes).map_err(|e| {
+                    TrainError::Published {
+                        url: store.url().text.clone(),
+                        key: latest_key.clone(),
+                        problem: format!("not a latest.json: {e}"),
+                    }
+                })?),
+            };
+        if let Some(l) = &latest {
+            if l.generation > state.generation || l.step > state.step {
+                return Err(TrainError::Published {
+                    url: store.url().text.clone(),
+                    key: latest_key,
+                    problem: format!(
+                        "the store holds run `{name}` at generation {} (step {}), the local root at generation {} (step {}): restoring a run from a store is not built yet; resume it where its files are, or use another --run",
+                        l.generation, l.step, state.generation, state.step
+                    ),
+                });
+            }
+        }
+        Ok(Publisher {
+            store,
+            name: name.to_string(),
+            lease,
+            published: latest.as_ref().map_or(0, |l| l.generation),
+            published_step: latest.map(|l| l.step),
+        })
+    }
+
+    /// The store.
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    /// Uploads what the run finished since the last publication, then
+    /// `latest.json`; renews the lease first, and stops with
+    /// [`jungle_store::StoreError::Lost`] if another trainer took it.
+    pub fn publish(&mut self, paths: &RunPaths, state: &RunState) -> Result<(), TrainError> {
+        if let Some(lease) = &mut self.lease {
+            lease.renew(&self.store)?;
+        }
+        let name = &self.name;
+        for generation in self.published + 1..=state.generation {
+            let folder = generation_folder(&paths.shards, generation);
+            let prefix = format!("data/{name}/shards/gen-{generation:06}");
+            for file in files_in(&folder)? {
+                self.upload_once(&folder, &prefix, &file)?;
+            }
+        }
+        let checkpoints = format!("checkpoints/{name}");
+        for file in files_in(&paths.checkpoints)? {
+            match checkpoint_step(&file) {
+                // Checkpoints already in the store are not read again.
+                Some(step) if self.published_step.is_some_and(|p| step <= p) => {}
+                Some(_) => self.upload_once(&paths.checkpoints, &checkpoints, &file)?,
+                None if is_run_record(&file) => {
+                    let bytes = read(&paths.checkpoints.join(&file))?;
+                    self.store.put(&format!("{checkpoints}/{file}"), bytes)?;
+                }
+                None => {}
+            }
+        }
+        let latest = Latest {
+            generation: state.generation,
+            step: state.step,
+            checkpoint: format!("{checkpoints}/{:08}", state.step),
+            config: state.config.clone(),
+        };
+        let text = serde_json::to_vec_pretty(&latest).expect("serialises");
+        self.store
+            .put(&format!("{checkpoints}/latest.json"), text)?;
+        self.published = state.generation;
+        self.published_step = Some(state.step);
+        Ok(())
+    }
+
+    /// Gives the lease up (the run stopped cleanly).
+    pub fn close(self) -> Result<(), TrainError> {
+        if let Some(lease) = self.lease {
+            lease.release(&self.store)?;
+        }
+        Ok(())
+    }
+
+    /// Uploads `folder/file` as `prefix/file` unless it is there already
+    /// (a write-once file: a shard or a checkpoint).
+    fn upload_once(&self, folder: &Path, prefix: &str, file: &str) -> Result<(), TrainError> {
+        let bytes = read(&folder.join(file))?;
+        self.store.create(&format!("{prefix}/{file}"), bytes)?;
+        Ok(())
+    }
+}
+
+/// The step of a checkpoint file (`00000137.bpk`, `.json`, `.optim.bpk`).
+fn checkpoint_step(file: &str) -> Option<u64> {
+    let stem = file.split('.').next()?;
+    (stem.len() == 8 && stem.bytes().all(|b| b.is_ascii_digit()))
+        .then(|| stem.parse().ok())
+        .flatten()
+}
+
+/// The run's records that are rewritten as it goes.
+fn is_run_record(file: &str) -> bool {
+    file == "state.json"
+        || file == "matches.jsonl"
+        || file == "elo.csv"
+        || file.ends_with(".png")
+        || file.ends_with(".svg")
+}
+
+/// The names of the plain files of a folder, sorted.
+fn files_in(folder: &Path) -> Result<Vec<String>, TrainError> {
+    let mut names = Vec::new();
+    for entry in std::fs::read_dir(folder).map_err(TrainError::io(folder))? {
+        let entry = entry.map_err(TrainError::io(folder))?;
+        if entry.file_type().map_err(TrainError::io(folder))?.is_file() {
+            names.push(entry.file_name().to_string_lossy().into_owned());
+        }
+    }
+    names.sort();
+    Ok(names)
+}
+
+fn read(path: &Path) -> Result<Vec<u8>, TrainError> {
+    std::fs::read(path).map_err(TrainError::io(path))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn checkpoint_files_are_told_from_the_run_records() {
+        assert_eq!(checkpoint_step("00000137.bpk"), Some(137));
+        assert_eq!(checkpoint_step("00000137.optim.bpk"), Some(137));
+        assert_eq!(checkpoint_step("state.json"), None);
+        assert_eq!(checkpoint_step("1234.bpk"), None);
+        assert!(is_run_record("matches.jsonl") && is_run_record("elo.svg"));
+        assert!(!is_run_record("run.lock"));
+    }
+}
