@@ -43,20 +43,7 @@ enum Command {
     Variants(commands::variants::VariantsArgs),
 }
 
-/// A closed stdout (`jungle elo | head`) ends the process quietly, as it
-/// does other Unix tools, rather than as a panic in `println!` (Rust
-/// ignores SIGPIPE by default).
-fn restore_default_sigpipe() {
-    #[cfg(unix)]
-    // SAFETY: setting a signal's disposition to its default, before any
-    // thread is started.
-    unsafe {
-        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
-    }
-}
-
 fn main() -> ExitCode {
-    restore_default_sigpipe();
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Train(args) => commands::train::run(&args),
