@@ -16,7 +16,10 @@ cd "$(dirname "$0")/.."
 env_file="${1:?usage: scripts/s3_server.sh ENV_FILE}"
 port="${JUNGLE_S3_PORT:-9000}"
 venv="target/s3-venv"
-if [ ! -x "$venv/bin/moto_server" ]; then
+# (Re)made when missing or broken, e.g. after target/ was moved: a venv's
+# scripts name their interpreter by absolute path.
+if ! "$venv/bin/python" -c "import moto, boto3" 2>/dev/null; then
+    rm -rf "$venv"
     python3 -m venv "$venv"
     "$venv/bin/pip" install --quiet 'moto[server]==5.2.5' 'boto3>=1.35'
 fi
@@ -25,12 +28,23 @@ log="target/s3-server.log"
 # and its key; every request after them must be signed with that key.
 INITIAL_NO_AUTH_ACTION_COUNT=4 nohup "$venv/bin/moto_server" -H 127.0.0.1 -p "$port" > "$log" 2>&1 &
 pid=$!
-for _ in $(seq 50); do
+up=no
+for _ in $(seq 150); do
     if "$venv/bin/python" -c "import socket; socket.create_connection(('127.0.0.1', $port), 1)" 2>/dev/null; then
+        up=yes
+        break
+    fi
+    if ! kill -0 "$pid" 2>/dev/null; then
         break
     fi
     sleep 0.2
 done
+if [ "$up" != yes ]; then
+    echo "error: the S3 server did not start on 127.0.0.1:$port; its log ($log):" >&2
+    cat "$log" >&2
+    kill "$pid" 2>/dev/null || true
+    exit 1
+fi
 "$venv/bin/python" - "$port" "$pid" > "$env_file" <<'PY'
 import json, sys
 import boto3
