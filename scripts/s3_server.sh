@@ -26,7 +26,7 @@ fi
 log="target/s3-server.log"
 # Four requests without credentials make the bucket, the user, its policy
 # and its key; every request after them must be signed with that key.
-INITIAL_NO_AUTH_ACTION_COUNT=4 nohup "$venv/bin/moto_server" -H 127.0.0.1 -p "$port" > "$log" 2>&1 &
+INITIAL_NO_AUTH_ACTION_COUNT=4 nohup "$venv/bin/python" -m moto.server -H 127.0.0.1 -p "$port" > "$log" 2>&1 &
 pid=$!
 up=no
 for _ in $(seq 150); do
