@@ -349,17 +349,20 @@ fn a_run_is_mirrored_to_a_store_and_a_bad_store_url_is_named() {
     let one = root.join("one.toml");
     tiny_with(&one, "generations = 2", "generations = 1");
     let url = format!("file://{}", store.display());
-    let (ok, stdout, stderr) = jungle(&[
-        "train",
-        "--config",
-        one.to_str().unwrap(),
-        "--root",
-        root.to_str().unwrap(),
-        "--run",
-        "t",
-        "--store",
-        &url,
-    ]);
+    let train_to = |run: &str, url: &str| {
+        jungle(&[
+            "train",
+            "--config",
+            one.to_str().unwrap(),
+            "--root",
+            root.to_str().unwrap(),
+            "--run",
+            run,
+            "--store",
+            url,
+        ])
+    };
+    let (ok, stdout, stderr) = train_to("t", &url);
     assert!(ok, "{stderr}");
     assert!(stdout.contains("mirroring run `t`"), "{stdout}");
     let latest: serde_json::Value = serde_json::from_str(
@@ -370,17 +373,7 @@ fn a_run_is_mirrored_to_a_store_and_a_bad_store_url_is_named() {
     assert_eq!(latest["step"], state(&root)["step"]);
     assert!(store.join("data/t/shards/gen-000001").is_dir());
 
-    let (ok, _, stderr) = jungle(&[
-        "train",
-        "--config",
-        one.to_str().unwrap(),
-        "--root",
-        root.to_str().unwrap(),
-        "--run",
-        "u",
-        "--store",
-        "ftp://example.org/runs",
-    ]);
+    let (ok, _, stderr) = train_to("u", "ftp://example.org/runs");
     assert!(!ok);
     assert!(
         stderr.contains("ftp://example.org/runs") && stderr.contains("s3://BUCKET/PREFIX"),

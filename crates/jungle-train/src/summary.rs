@@ -76,9 +76,12 @@ pub fn thirds(state: &RunState) -> [Third; 3] {
     let losses: BTreeMap<u32, _> = state.losses.iter().map(|l| (l.generation, l)).collect();
     let mut out: [Third; 3] = Default::default();
     let mut loss_counts = [0usize; 3];
+    let mut seen = [false; 3];
     for (index, sp) in state.selfplay.iter().enumerate() {
-        let t = &mut out[third_of(index, sp.generation)];
-        if t.games == 0 && t.generations == (0, 0) {
+        let k = third_of(index, sp.generation);
+        let t = &mut out[k];
+        if !seen[k] {
+            seen[k] = true;
             t.generations.0 = sp.generation;
             t.repetitions = Some(0);
         }
@@ -91,9 +94,7 @@ pub fn thirds(state: &RunState) -> [Third; 3] {
             _ => None,
         };
         if let Some(l) = losses.get(&sp.generation) {
-            let k = third_of(index, sp.generation);
             loss_counts[k] += 1;
-            let t = &mut out[k];
             t.value_loss += f64::from(l.value);
             t.policy_loss += f64::from(l.policy);
             t.weight_norm = l.weight_norm;
