@@ -148,3 +148,26 @@ fn a_store_ahead_of_the_local_run_is_refused_not_overwritten() {
     std::fs::remove_dir_all(first_root).unwrap();
     std::fs::remove_dir_all(fresh).unwrap();
 }
+
+#[test]
+fn a_foreign_latest_json_in_the_store_is_an_error_naming_it() {
+    let url = "memory://publish-foreign";
+    let store = Store::open_url(url).unwrap();
+    store
+        .put("checkpoints/t/latest.json", b"not json".to_vec())
+        .unwrap();
+    let root = root("foreign");
+    let mut run = Run::open(&root, "t", tiny(&["run.generations=1"]), true).unwrap();
+    let err = run
+        .publish_to(Store::open_url(url).unwrap(), &root)
+        .expect_err("refused")
+        .to_string();
+    assert!(
+        err.contains(url)
+            && err.contains("checkpoints/t/latest.json")
+            && err.contains("not a latest.json"),
+        "{err}"
+    );
+    drop(run);
+    std::fs::remove_dir_all(root).unwrap();
+}
