@@ -19,6 +19,8 @@ enum Command {
     Train(commands::train::TrainArgs),
     /// Refit a run's Elo from its matches.jsonl (elo.csv and the plots) and show its course by thirds: games, draws, repetitions, losses.
     Elo(commands::train::EloArgs),
+    /// Self-play for a run published to a store (`train --store URL --selfplay external`): plays with its newest network, uploads the shards; any number at once.
+    Worker(commands::worker::WorkerArgs),
     /// Count move sequences of a given length (move-generator check and speed).
     Perft(commands::perft::PerftArgs),
     /// Play a match between two players; score, Elo difference, end reasons.
@@ -48,6 +50,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Train(args) => commands::train::run(&args),
         Command::Elo(args) => commands::train::run_elo(&args),
+        Command::Worker(args) => commands::worker::run(&args),
         Command::Perft(args) => commands::perft::run(&args),
         Command::Arena(args) => commands::arena::run(&args),
         Command::Analyze(args) => commands::analyze::run(&args),

@@ -33,6 +33,15 @@ pub struct RunSection {
     pub variant: String,
     /// Seed of everything (each generation's seeds derive from it).
     pub seed: u64,
+    /// With self-play by workers (`jungle train --selfplay external`): a
+    /// worker's shard whose games were played by a network more than this
+    /// many generations older than the current one is dropped.
+    #[serde(default = "default_max_net_age")]
+    pub max_net_age: u32,
+}
+
+fn default_max_net_age() -> u32 {
+    2
 }
 
 /// The optimiser and the replay window.
@@ -193,9 +202,10 @@ pub const EXPERIMENTAL: [(&str, &[&str]); 5] = [
 /// files. Any other change (rules, network, optimiser, window, search,
 /// evaluation, seed) would make one run out of two different ones, so a
 /// resume that asks for it is refused ([`TrainConfig::changes`]).
-pub const SAFE_ON_RESUME: [&str; 6] = [
+pub const SAFE_ON_RESUME: [&str; 7] = [
     "run.generations",
     "run.minutes",
+    "run.max_net_age",
     "selfplay.workers",
     "selfplay.games_in_flight",
     "selfplay.games_per_shard",
@@ -440,6 +450,7 @@ impl TrainConfig {
             ));
         }
         InvalidKey::check_range("games_per_generation", r.games_per_generation, 1, 1_000_000)?;
+        InvalidKey::check_range("max_net_age", r.max_net_age, 0, 1_000_000)?;
         jungle_rules::Rules::load(&r.variant).map_err(|e| {
             InvalidKey::new(
                 "variant",

@@ -96,6 +96,12 @@ pub enum TrainError {
     /// The store the run is mirrored to failed.
     #[error(transparent)]
     Store(#[from] jungle_store::StoreError),
+    /// Self-play by workers was asked for without a store.
+    #[error("run `{run}`: self-play by workers needs the store they share: give --store URL")]
+    NoStore {
+        /// The run.
+        run: String,
+    },
     /// What the store holds of the run cannot be used.
     #[error("store `{url}`: `{key}`: {problem}")]
     Published {

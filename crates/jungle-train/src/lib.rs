@@ -4,7 +4,7 @@
 //! ([`window`]) of training samples with mirror augmentation ([`samples`]),
 //! the training step in burn ([`step`]) and its weight decay ([`decay`]), the run's shards by generation
 //! ([`generations`]), evaluation records ([`matches`]),
-//! plots ([`plots`]), the run's course by thirds ([`summary`]), the run mirrored to a store ([`publish`]) and the resumable self-play -> train -> evaluate loop
+//! plots ([`plots`]), the run's course by thirds ([`summary`]), the run mirrored to a store ([`publish`]) and restored from it ([`restore`]), self-play workers that share it ([`worker`]) and the trainer's intake of their shards ([`incoming`]) and the resumable self-play -> train -> evaluate loop
 //! of `jungle train` ([`run`]). Configs are layered over the embedded
 //! default ([`layers`]); every error is a [`TrainError`].
 
@@ -14,15 +14,18 @@ pub mod config;
 pub mod decay;
 mod error;
 pub mod generations;
+pub mod incoming;
 pub mod layers;
 pub mod losses;
 pub mod matches;
 pub mod plots;
 pub mod publish;
+pub mod restore;
 pub mod run;
 pub mod samples;
 pub mod step;
 pub mod summary;
 pub mod window;
+pub mod worker;
 
 pub use error::TrainError;

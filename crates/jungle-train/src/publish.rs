@@ -15,7 +15,7 @@ use crate::run::{RunPaths, RunState};
 use jungle_store::{Lease, Store};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// `checkpoints/NAME/latest.json`: what a worker reads to find the
 /// network to play with, and how far the mirror got.
@@ -31,6 +31,37 @@ pub struct Latest {
     pub checkpoint: String,
     /// The run's config.
     pub config: TrainConfig,
+    /// The run reached its end: workers stop.
+    #[serde(default)]
+    pub finished: bool,
+}
+
+/// The key of a run's `latest.json`.
+pub fn latest_key(name: &str) -> String {
+    format!("checkpoints/{name}/latest.json")
+}
+
+/// The folder-like prefix where workers upload run `name`'s shards
+/// (`data/NAME/incoming`); the trainer takes them from there.
+pub fn incoming_prefix(name: &str) -> String {
+    format!("data/{name}/incoming")
+}
+
+/// Reads a run's `latest.json` (`None` while there is none).
+pub fn read_latest(store: &Store, name: &str) -> Result<Option<Latest>, TrainError> {
+    let key = latest_key(name);
+    match store.get(&key)? {
+        None => Ok(None),
+        Some(found) => {
+            serde_json::from_slice(&found.bytes)
+                .map(Some)
+                .map_err(|e| TrainError::Published {
+                    url: store.url().text.clone(),
+                    key,
+                    problem: format!("not a latest.json: {e}"),
+                })
+        }
+    }
 }
 
 /// How long the trainer's lease lasts without a renewal: longer than a
@@ -46,6 +77,11 @@ pub struct Publisher {
     published: u32,
     /// The step of the newest checkpoint in the store.
     published_step: Option<u64>,
+    /// When the lease was last renewed.
+    renewed: Instant,
+    /// Whether the run's files are copied (false: the store is the run's
+    /// own folder, only `latest.json` is written).
+    copies: bool,
 }
 
 impl Publisher {
@@ -80,25 +116,14 @@ impl Publisher {
         } else {
             None
         };
-        let latest_key = format!("checkpoints/{name}/latest.json");
-        let latest: Option<Latest> =
-            match store.get(&latest_key)? {
-                None => None,
-                Some(found) => Some(serde_json::from_slice(&found.bytes).map_err(|e| {
-                    TrainError::Published {
-                        url: store.url().text.clone(),
-                        key: latest_key.clone(),
-                        problem: format!("not a latest.json: {e}"),
-                    }
-                })?),
-            };
+        let latest = read_latest(&store, name)?;
         if let Some(l) = &latest {
             if l.generation > state.generation || l.step > state.step {
                 return Err(TrainError::Published {
                     url: store.url().text.clone(),
-                    key: latest_key,
+                    key: latest_key(name),
                     problem: format!(
-                        "the store holds run `{name}` at generation {} (step {}), the local root at generation {} (step {}): restoring a run from a store is not built yet; resume it where its files are, or use another --run",
+                        "the store holds run `{name}` at generation {} (step {}), the local root at generation {} (step {}), which is not where the store's copy came from: resume it where its files are, from an empty root (it is restored from the store), or use another --run",
                         l.generation, l.step, state.generation, state.step
                     ),
                 });
@@ -110,7 +135,14 @@ impl Publisher {
             lease,
             published: latest.as_ref().map_or(0, |l| l.generation),
             published_step: latest.map(|l| l.step),
+            renewed: Instant::now(),
+            copies: true,
         })
+    }
+
+    /// Writes only `latest.json`: the store is the run's own folder.
+    pub fn point_only(&mut self) {
+        self.copies = false;
     }
 
     /// The store.
@@ -122,10 +154,65 @@ impl Publisher {
     /// `latest.json`; renews the lease first, and stops with
     /// [`jungle_store::StoreError::Lost`] if another trainer took it.
     pub fn publish(&mut self, paths: &RunPaths, state: &RunState) -> Result<(), TrainError> {
+        self.publish_as(paths, state, false)
+    }
+
+    /// Publishes the run's last files with `latest.json` saying it
+    /// finished (workers stop), and gives the lease up.
+    pub fn finish(mut self, paths: &RunPaths, state: &RunState) -> Result<(), TrainError> {
+        self.publish_as(paths, state, true)?;
+        self.close()
+    }
+
+    /// Renews the lease if a third of its time has passed since the last
+    /// renewal: called while the trainer waits for workers' games, so a
+    /// long wait does not lose it.
+    pub fn keep_alive(&mut self) -> Result<(), TrainError> {
+        if self.renewed.elapsed() > LEASE_LASTS / 3 {
+            self.renew()?;
+        }
+        Ok(())
+    }
+
+    fn renew(&mut self) -> Result<(), TrainError> {
         if let Some(lease) = &mut self.lease {
             lease.renew(&self.store)?;
         }
+        self.renewed = Instant::now();
+        Ok(())
+    }
+
+    fn publish_as(
+        &mut self,
+        paths: &RunPaths,
+        state: &RunState,
+        finished: bool,
+    ) -> Result<(), TrainError> {
+        self.renew()?;
         let name = &self.name;
+        let checkpoints = format!("checkpoints/{name}");
+        if self.copies {
+            self.copy_files(paths, state)?;
+        }
+        let latest = Latest {
+            generation: state.generation,
+            step: state.step,
+            checkpoint: format!("{checkpoints}/{:08}", state.step),
+            config: state.config.clone(),
+            finished,
+        };
+        let text = serde_json::to_vec_pretty(&latest).expect("serialises");
+        self.store.put(&latest_key(name), text)?;
+        self.published = state.generation;
+        self.published_step = Some(state.step);
+        Ok(())
+    }
+
+    /// Uploads the generations' shards, the new checkpoints and the run's
+    /// records.
+    fn copy_files(&self, paths: &RunPaths, state: &RunState) -> Result<(), TrainError> {
+        let name = &self.name;
+        let checkpoints = format!("checkpoints/{name}");
         for generation in self.published + 1..=state.generation {
             let folder = generation_folder(&paths.shards, generation);
             let prefix = format!("data/{name}/shards/gen-{generation:06}");
@@ -133,7 +220,6 @@ impl Publisher {
                 self.upload_once(&folder, &prefix, &file)?;
             }
         }
-        let checkpoints = format!("checkpoints/{name}");
         for file in files_in(&paths.checkpoints)? {
             match checkpoint_step(&file) {
                 // Checkpoints already in the store are not read again.
@@ -146,17 +232,6 @@ impl Publisher {
                 None => {}
             }
         }
-        let latest = Latest {
-            generation: state.generation,
-            step: state.step,
-            checkpoint: format!("{checkpoints}/{:08}", state.step),
-            config: state.config.clone(),
-        };
-        let text = serde_json::to_vec_pretty(&latest).expect("serialises");
-        self.store
-            .put(&format!("{checkpoints}/latest.json"), text)?;
-        self.published = state.generation;
-        self.published_step = Some(state.step);
         Ok(())
     }
 

@@ -15,9 +15,11 @@ use crate::error::TrainError;
 use crate::generations::{
     generation_folder, partial_folder, publish_generation, quarantine, window_files,
 };
+use crate::incoming::{Intake, SelfPlaySource};
 use crate::losses::Losses;
 use crate::matches::{append_matches, read_matches, MatchLine};
 use crate::plots::{plot_elo, plot_losses, plot_selfplay, EloPoint, LossPoint, SelfPlayPoint};
+use crate::publish::incoming_prefix;
 use crate::publish::Publisher;
 use crate::step::Trainer;
 use crate::window::{window_size, ReplayWindow};
@@ -38,7 +40,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// A checkpoint of the run.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -245,6 +247,8 @@ pub struct Run {
     name: String,
     /// The store the run is mirrored to (`--store`), if any.
     publisher: Option<Publisher>,
+    /// Who plays the self-play games.
+    source: SelfPlaySource,
     /// `run.lock`, locked while the run is open (the operating system
     /// releases the lock when the process ends, however it ends).
     _lock: std::fs::File,
@@ -348,6 +352,7 @@ impl Run {
             quiet,
             name: name.to_string(),
             publisher: None,
+            source: SelfPlaySource::Local,
             _lock: lock,
         };
         if run.state.checkpoints.is_empty() {
@@ -403,7 +408,7 @@ impl Run {
         }
         let ratings = self.report()?;
         if let Some(publisher) = self.publisher.take() {
-            publisher.close()?;
+            publisher.finish(&self.paths, &self.state)?;
         }
         Ok(ratings)
     }
@@ -416,14 +421,30 @@ impl Run {
             (Some(folder), Ok(root)) => folder == root,
             _ => false,
         };
-        if same_folder {
-            return Ok(());
-        }
         let local = std::path::absolute(&self.paths.checkpoints)
             .map_err(TrainError::io(&self.paths.checkpoints))?;
         let mut publisher = Publisher::open(store, &self.name, &self.state, &local)?;
+        if same_folder {
+            // The run's files are there already: only `latest.json` (for
+            // workers) is written.
+            publisher.point_only();
+        }
         publisher.publish(&self.paths, &self.state)?;
         self.publisher = Some(publisher);
+        Ok(())
+    }
+
+    /// Lets workers play the self-play games ([`crate::worker`],
+    /// [`crate::incoming`]): each generation waits for its quota of games
+    /// in the store the run is published to ([`Run::publish_to`] first),
+    /// looking every `poll`.
+    pub fn play_external(&mut self, poll: std::time::Duration) -> Result<(), TrainError> {
+        if self.publisher.is_none() {
+            return Err(TrainError::NoStore {
+                run: self.name.clone(),
+            });
+        }
+        self.source = SelfPlaySource::External { poll };
         Ok(())
     }
 
@@ -565,9 +586,10 @@ impl Run {
     /// publishes it; returns what the published folder holds. A generation
     /// published before a kill is taken as it is; a partial one keeps its
     /// games and plays only the missing ones.
-    fn play_generation(&self, gen: u32) -> Result<ShardStats, TrainError> {
+    fn play_generation(&mut self, gen: u32) -> Result<ShardStats, TrainError> {
         let cfg = &self.config;
-        let shards = &self.paths.shards;
+        let shards = self.paths.shards.clone();
+        let shards = &shards;
         let folder = generation_folder(shards, gen);
         if !folder.exists() {
             let partial = partial_folder(shards, gen);
@@ -575,17 +597,68 @@ impl Run {
                 cfg.run.games_per_generation,
                 derive_seed(cfg.run.seed, gen as u64, 1),
             );
-            if partial.exists() {
-                let seeds = self.played_seeds(&partial)?;
-                games.mark_played(seeds);
-            }
-            std::fs::create_dir_all(&partial).map_err(TrainError::io(&partial))?;
-            if games.remaining() > 0 {
-                self.selfplay(gen, &games, &partial)?;
+            match self.source {
+                SelfPlaySource::Local => {
+                    if partial.exists() {
+                        let seeds = self.played_seeds(&partial)?;
+                        games.mark_played(seeds);
+                    }
+                    std::fs::create_dir_all(&partial).map_err(TrainError::io(&partial))?;
+                    if games.remaining() > 0 {
+                        self.selfplay(gen, &games, &partial)?;
+                    }
+                }
+                SelfPlaySource::External { poll } => {
+                    std::fs::create_dir_all(&partial).map_err(TrainError::io(&partial))?;
+                    self.collect(gen, &partial, poll)?;
+                }
             }
             publish_generation(shards, gen).map_err(TrainError::io(&partial))?;
         }
         Ok(shard_stats(&folder, false)?)
+    }
+
+    /// Takes workers' shards into the partial folder until it holds the
+    /// generation's games, renewing the lease while it waits.
+    fn collect(&mut self, gen: u32, partial: &Path, poll: Duration) -> Result<(), TrainError> {
+        let wanted = self.config.run.games_per_generation;
+        let mut have = shard_stats(partial, false)?.games;
+        let bar = bar(
+            wanted,
+            &format!("gen {gen} workers'  {{bar:30}} {{pos}}/{{len}} games [{{elapsed}}] {{msg}}"),
+            self.quiet,
+        );
+        let mut stale = 0;
+        let publisher = self.publisher.as_mut().expect("checked by play_external");
+        while have < wanted {
+            let intake = Intake {
+                store: publisher.store(),
+                prefix: incoming_prefix(&self.name),
+                partial,
+                quarantine: &self.paths.quarantine,
+                rules: &self.rules,
+                checkpoints: &self.state.checkpoints,
+                max_net_age: self.config.run.max_net_age,
+            };
+            let taken = intake.take(wanted - have)?;
+            for q in &taken.quarantined {
+                warn(&q.to_string());
+            }
+            have += taken.games;
+            stale += taken.stale_games;
+            bar.set_position(have.min(wanted));
+            bar.set_message(if stale > 0 {
+                format!("{stale} games of too old networks dropped")
+            } else {
+                "waiting for `jungle worker`s".to_string()
+            });
+            if have < wanted {
+                publisher.keep_alive()?;
+                std::thread::sleep(poll);
+            }
+        }
+        bar.finish_and_clear();
+        Ok(())
     }
 
     /// The seeds of the games in a partial generation's shards; a shard

@@ -6,7 +6,8 @@
 use jungle_store::Store;
 use jungle_train::config::{TrainConfig, TINY_CONFIG};
 use jungle_train::publish::Latest;
-use jungle_train::run::Run;
+use jungle_train::restore::restore_run;
+use jungle_train::run::{Run, RunPaths};
 use jungle_train::TrainError;
 use std::path::PathBuf;
 
@@ -139,11 +140,70 @@ fn a_store_ahead_of_the_local_run_is_refused_not_overwritten() {
     let mut run = Run::open(&fresh, "t", tiny(&["run.generations=1"]), true).unwrap();
     match run.publish_to(Store::open_url(url).unwrap(), &fresh) {
         Err(TrainError::Published { problem, .. }) => {
-            assert!(problem.contains("not built yet"), "{problem}")
+            assert!(problem.contains("empty root"), "{problem}")
         }
         other => panic!("expected a refusal, got {:?}", other.err()),
     }
     assert_eq!(latest(&store), before, "the store was left as it was");
+    drop(run);
+    std::fs::remove_dir_all(first_root).unwrap();
+    std::fs::remove_dir_all(fresh).unwrap();
+}
+
+#[test]
+fn a_run_is_restored_from_its_store_onto_an_empty_root_and_goes_on() {
+    let url = "memory://publish-restore";
+    let first_root = root("restore-1");
+    let mut run = Run::open(&first_root, "t", tiny(&["run.generations=2"]), true).unwrap();
+    run.publish_to(Store::open_url(url).unwrap(), &first_root)
+        .unwrap();
+    run.run().unwrap();
+    let before = run.state().clone();
+    drop(run);
+    let store = Store::open_url(url).unwrap();
+    // The root that holds the run is not restored over.
+    assert_eq!(restore_run(&store, &first_root, "t").unwrap(), None);
+    // Nor is a run the store does not hold.
+    let fresh = root("restore-2");
+    assert_eq!(restore_run(&store, &fresh, "other").unwrap(), None);
+
+    let restored = restore_run(&store, &fresh, "t").unwrap().unwrap();
+    assert_eq!((restored.generation, restored.step), (2, before.step));
+    assert_eq!(
+        restored.generations, 2,
+        "the tiny window holds both generations"
+    );
+    let paths = RunPaths::new(&fresh, "t");
+    let first = RunPaths::new(&first_root, "t");
+    for file in ["state.json", "matches.jsonl"] {
+        assert_eq!(
+            std::fs::read(paths.checkpoints.join(file)).unwrap(),
+            std::fs::read(first.checkpoints.join(file)).unwrap(),
+            "{file}"
+        );
+    }
+    for generation in [1, 2] {
+        let folder =
+            |p: &RunPaths| jungle_train::generations::generation_folder(&p.shards, generation);
+        let names = |p: &RunPaths| -> Vec<_> {
+            let mut n: Vec<_> = std::fs::read_dir(folder(p))
+                .unwrap()
+                .map(|e| e.unwrap().file_name())
+                .collect();
+            n.sort();
+            n
+        };
+        assert_eq!(names(&paths), names(&first), "generation {generation}");
+    }
+    // It resumes there: one more generation, mirrored back.
+    let mut run = Run::open(&fresh, "t", tiny(&["run.generations=3"]), true).unwrap();
+    assert_eq!(run.state().generation, 2);
+    run.publish_to(Store::open_url(url).unwrap(), &fresh)
+        .unwrap();
+    run.run().unwrap();
+    assert_eq!(run.state().generation, 3);
+    assert_eq!(latest(&store).generation, 3);
+    assert!(latest(&store).finished);
     drop(run);
     std::fs::remove_dir_all(first_root).unwrap();
     std::fs::remove_dir_all(fresh).unwrap();

@@ -14,3 +14,4 @@ pub mod selfplay;
 pub mod shared;
 pub mod train;
 pub mod variants;
+pub mod worker;

@@ -5,6 +5,7 @@ use anyhow::{Context, Result};
 use clap::Args;
 use jungle_play::elo::Rating;
 use jungle_store::Store;
+use jungle_train::restore::restore_run;
 use jungle_train::run::{read_state, report, run_config, Run, RunPaths};
 use jungle_train::summary::{fill_end_reasons, thirds, thirds_table};
 use std::path::PathBuf;
@@ -37,6 +38,20 @@ pub struct TrainArgs {
     /// file:///PATH. Default: the run lives in ROOT only.
     #[arg(long, value_name = "URL")]
     store: Option<String>,
+    /// Who plays the self-play games: `local` (this process, between its
+    /// training phases) or `external` (`jungle worker`s sharing --store:
+    /// each generation waits for its games there).
+    #[arg(long, value_enum, default_value_t = SelfPlayFrom::Local, requires_if("external", "store"))]
+    selfplay: SelfPlayFrom,
+}
+
+/// Where a run's self-play games come from.
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum SelfPlayFrom {
+    /// This process plays them.
+    Local,
+    /// Workers upload them to the store.
+    External,
 }
 
 /// Arguments of `jungle elo`.
@@ -66,11 +81,35 @@ fn print_table(ratings: &[Rating]) {
 
 /// Runs `jungle train`.
 pub fn run(args: &TrainArgs) -> Result<()> {
+    let store = args.store.as_deref().map(Store::open_url).transpose()?;
+    if let Some(store) = &store {
+        if let Some(r) = restore_run(store, &args.root, &args.run)? {
+            println!(
+                "restored run `{}` from {} (generation {}, step {}): {} files, {:.1} MB, the shards of {} generations",
+                args.run,
+                store.url().text,
+                r.generation,
+                r.step,
+                r.files,
+                r.bytes as f64 / 1e6,
+                r.generations
+            );
+        }
+    }
     let config = run_config(&args.root, &args.run, args.config.as_deref(), &args.sets)?;
     let mut run = Run::open(&args.root, &args.run, config, false)?;
-    if let Some(url) = &args.store {
-        run.publish_to(Store::open_url(url)?, &args.root)?;
+    if let Some(store) = store {
+        let url = store.url().text.clone();
+        run.publish_to(store, &args.root)?;
         println!("mirroring run `{}` to {url}", args.run);
+    }
+    if args.selfplay == SelfPlayFrom::External {
+        run.play_external(std::time::Duration::from_secs(2))?;
+        println!(
+            "self-play by workers: start them with `jungle worker --store {} --run {}`",
+            args.store.as_deref().unwrap_or_default(),
+            args.run
+        );
     }
     let state = run.state();
     if state.generation > 0 {

@@ -1,0 +1,151 @@
+//! The trainer's side of external self-play (`jungle train --selfplay
+//! external`): a generation takes the shards workers uploaded to
+//! `data/NAME/incoming/` ([`crate::worker`]) into its partial folder until
+//! it holds its quota of games, then publishes as a local generation does.
+//!
+//! Each shard is written to the partial folder under its store name first
+//! and deleted from `incoming/` after: a trainer killed between the two
+//! finds the name in its folder on restart and only deletes the upload,
+//! so no game is lost or taken twice. `incoming/` holds only what no
+//! generation took yet, so listing it costs the new shards, not every
+//! shard ever (the generation folders are the run's manifest).
+//!
+//! A shard is dropped (and deleted) when a game in it was played by a
+//! network more than `max_net_age` generations older than the current one,
+//! or by a network the run does not know; a shard that does not read back,
+//! or was played under another rule set, is quarantined.
+
+use crate::error::TrainError;
+use crate::generations::{quarantine, Quarantined};
+use crate::run::CheckpointInfo;
+use jungle_rules::Rules;
+use jungle_selfplay::read_shard;
+use jungle_store::Store;
+use std::path::{Path, PathBuf};
+
+/// Who plays a run's self-play games.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SelfPlaySource {
+    /// The trainer itself, between its training phases (the default).
+    Local,
+    /// `jungle worker`s through the store; the trainer looks for their
+    /// shards every `poll`.
+    External {
+        /// How long to wait between looks at `incoming/`.
+        poll: std::time::Duration,
+    },
+}
+
+/// What one look at `incoming/` took.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Taken {
+    /// Games moved into the generation's folder.
+    pub games: u64,
+    /// Shards moved.
+    pub shards: u64,
+    /// Games dropped because their network was too old or unknown.
+    pub stale_games: u64,
+    /// Shards set aside.
+    pub quarantined: Vec<Quarantined>,
+}
+
+/// Where incoming shards go and what they must satisfy.
+pub struct Intake<'a> {
+    /// The store.
+    pub store: &'a Store,
+    /// `data/NAME/incoming`.
+    pub prefix: String,
+    /// The generation's partial folder.
+    pub partial: &'a Path,
+    /// The run's quarantine folder.
+    pub quarantine: &'a Path,
+    /// The run's rule set.
+    pub rules: &'a Rules,
+    /// The run's checkpoints so far (the last is the current network).
+    pub checkpoints: &'a [CheckpointInfo],
+    /// `run.max_net_age`.
+    pub max_net_age: u32,
+}
+
+impl Intake<'_> {
+    /// Takes uploaded shards, oldest key first, until `wanted` games were
+    /// taken (whole shards: a generation may take a few more).
+    pub fn take(&self, wanted: u64) -> Result<Taken, TrainError> {
+        let mut taken = Taken::default();
+        for listed in self.store.list(&self.prefix)? {
+            if taken.games >= wanted {
+                break;
+            }
+            let Some(name) = listed
+                .key
+                .rsplit('/')
+                .next()
+                .filter(|n| n.ends_with(".bin"))
+            else {
+                continue;
+            };
+            let local = self.partial.join(name);
+            if local.exists() {
+                // Taken before a kill, not yet deleted.
+                self.store.delete(&listed.key)?;
+                continue;
+            }
+            let Some(fetched) = self.store.get(&listed.key)? else {
+                continue;
+            };
+            // Checked in a folder of its own (beside the generations, not
+            // read by the window), so a bad shard is quarantined under its
+            // own name (`arriving-a-000001.bin`).
+            let arriving = self.arriving().join(name);
+            std::fs::create_dir_all(self.arriving()).map_err(TrainError::io(self.arriving()))?;
+            std::fs::write(&arriving, &fetched.bytes).map_err(TrainError::io(&arriving))?;
+            match read_shard(&arriving, Some(self.rules)) {
+                Err(e) => {
+                    let reason = format!("uploaded as {}: {}", listed.key, e.problem);
+                    let q = quarantine(&arriving, self.quarantine, &reason)
+                        .map_err(TrainError::io(self.quarantine))?;
+                    taken.quarantined.push(q);
+                }
+                Ok(shard) if !shard.games.iter().all(|g| self.fresh(&g.checkpoint)) => {
+                    std::fs::remove_file(&arriving).map_err(TrainError::io(&arriving))?;
+                    taken.stale_games += shard.games.len() as u64;
+                }
+                Ok(shard) => {
+                    settle(&arriving, &local).map_err(TrainError::io(&local))?;
+                    taken.games += shard.games.len() as u64;
+                    taken.shards += 1;
+                }
+            }
+            self.store.delete(&listed.key)?;
+        }
+        Ok(taken)
+    }
+
+    /// Where a downloaded shard is checked before it joins the generation.
+    fn arriving(&self) -> PathBuf {
+        self.partial.with_file_name("arriving")
+    }
+
+    /// Whether a game's network (`step:N`) is one of the run's, at most
+    /// `max_net_age` generations older than the current one.
+    fn fresh(&self, network: &str) -> bool {
+        let Some(current) = self.checkpoints.last() else {
+            return false;
+        };
+        let step = network
+            .strip_prefix("step:")
+            .and_then(|s| s.parse::<u64>().ok());
+        self.checkpoints
+            .iter()
+            .find(|c| Some(c.step) == step)
+            .is_some_and(|c| c.generation + self.max_net_age >= current.generation)
+    }
+}
+
+/// Flushes `arriving` and renames it to `local`, then flushes the folder:
+/// after a crash the shard is either whole under its name or not there.
+fn settle(arriving: &Path, local: &Path) -> std::io::Result<()> {
+    std::fs::File::open(arriving)?.sync_all()?;
+    std::fs::rename(arriving, local)?;
+    jungle_files::sync_folder(local)
+}

@@ -1,0 +1,156 @@
+//! A run restored from its store onto a root that does not hold it (a
+//! trainer restarted on another machine, or in a fresh container): the
+//! run's records (`state.json`, `matches.jsonl`, `elo.csv`), the current
+//! checkpoint with its optimiser state, the last evaluated checkpoint (the
+//! next evaluation plays it), and the newest generations' shards, as many
+//! as the replay window can hold. The run then resumes from there as from
+//! its own folder; games of a generation that was not finished are played
+//! (or taken from workers) again.
+
+use crate::error::TrainError;
+use crate::generations::{generation_folder, partial_folder, publish_generation};
+use crate::matches::read_matches;
+use crate::publish::read_latest;
+use crate::run::{player_name, RunPaths, RunState};
+use jungle_selfplay::shard_stats;
+use jungle_store::Store;
+use std::path::Path;
+
+/// What a restore brought down.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Restored {
+    /// The run's last finished generation.
+    pub generation: u32,
+    /// Its step.
+    pub step: u64,
+    /// Generations whose shards came down.
+    pub generations: u32,
+    /// Files written.
+    pub files: u64,
+    /// Their bytes.
+    pub bytes: u64,
+}
+
+/// Restores run `name` from `store` into `root` when `root` does not hold
+/// the run (no `state.json`) and the store does (a `latest.json`);
+/// `Ok(None)` otherwise.
+pub fn restore_run(store: &Store, root: &Path, name: &str) -> Result<Option<Restored>, TrainError> {
+    let paths = RunPaths::new(root, name);
+    if paths.checkpoints.join("state.json").exists() || read_latest(store, name)?.is_none() {
+        return Ok(None);
+    }
+    let mut copy = Copier {
+        store,
+        files: 0,
+        bytes: 0,
+    };
+    let remote = format!("checkpoints/{name}");
+    std::fs::create_dir_all(&paths.checkpoints).map_err(TrainError::io(&paths.checkpoints))?;
+    // The checkpoints and shards first, state.json last: a restore cut
+    // short leaves no state.json, and is done again.
+    copy.optional(&format!("{remote}/matches.jsonl"), &paths.matches())?;
+    copy.optional(
+        &format!("{remote}/elo.csv"),
+        &paths.checkpoints.join("elo.csv"),
+    )?;
+    let state_key = format!("{remote}/state.json");
+    let state_bytes = copy.required(&state_key)?;
+    let state: RunState =
+        serde_json::from_slice(&state_bytes).map_err(|e| TrainError::Published {
+            url: store.url().text.clone(),
+            key: state_key.clone(),
+            problem: format!("not a state.json: {e}"),
+        })?;
+    let mut steps = vec![(state.step, state.step > 0)];
+    let (lines, _) = read_matches(&paths.matches())?;
+    let evaluated = state.checkpoints.iter().rev().skip(1).find(|c| {
+        lines
+            .iter()
+            .any(|m| m.a == player_name(c.step) || m.b == player_name(c.step))
+    });
+    if let Some(previous) = evaluated {
+        steps.push((previous.step, false));
+    }
+    for (step, optimiser) in steps {
+        let mut suffixes = vec!["bpk", "json"];
+        if optimiser {
+            suffixes.push("optim.bpk");
+        }
+        for suffix in suffixes {
+            let file = format!("{step:08}.{suffix}");
+            let bytes = copy.required(&format!("{remote}/{file}"))?;
+            write(&paths.checkpoints.join(file), &bytes)?;
+        }
+    }
+    std::fs::create_dir_all(&paths.shards).map_err(TrainError::io(&paths.shards))?;
+    let mut positions = 0u64;
+    let mut generations = 0;
+    for generation in (1..=state.generation).rev() {
+        if positions >= state.config.train.window_max_positions as u64 {
+            break;
+        }
+        let folder = generation_folder(&paths.shards, generation);
+        if !folder.exists() {
+            let partial = partial_folder(&paths.shards, generation);
+            std::fs::create_dir_all(&partial).map_err(TrainError::io(&partial))?;
+            let prefix = format!("data/{name}/shards/gen-{generation:06}");
+            for listed in store.list(&prefix)? {
+                let file = listed
+                    .key
+                    .rsplit('/')
+                    .next()
+                    .unwrap_or_default()
+                    .to_string();
+                let bytes = copy.required(&listed.key)?;
+                write(&partial.join(file), &bytes)?;
+            }
+            publish_generation(&paths.shards, generation).map_err(TrainError::io(&partial))?;
+        }
+        positions += shard_stats(&folder, false)?.positions;
+        generations += 1;
+    }
+    write(&paths.checkpoints.join("state.json"), &state_bytes)?;
+    Ok(Some(Restored {
+        generation: state.generation,
+        step: state.step,
+        generations,
+        files: copy.files,
+        bytes: copy.bytes,
+    }))
+}
+
+/// Reads objects, counting what it read.
+struct Copier<'a> {
+    store: &'a Store,
+    files: u64,
+    bytes: u64,
+}
+
+impl Copier<'_> {
+    /// The object at `key`, which the run's store must hold.
+    fn required(&mut self, key: &str) -> Result<Vec<u8>, TrainError> {
+        let fetched = self.store.get(key)?.ok_or_else(|| TrainError::Published {
+            url: self.store.url().text.clone(),
+            key: key.to_string(),
+            problem: "missing: the run's latest.json is there but this file of it is not"
+                .to_string(),
+        })?;
+        self.files += 1;
+        self.bytes += fetched.bytes.len() as u64;
+        Ok(fetched.bytes)
+    }
+
+    /// Copies the object at `key` to `path` if there is one.
+    fn optional(&mut self, key: &str, path: &Path) -> Result<(), TrainError> {
+        if let Some(fetched) = self.store.get(key)? {
+            self.files += 1;
+            self.bytes += fetched.bytes.len() as u64;
+            write(path, &fetched.bytes)?;
+        }
+        Ok(())
+    }
+}
+
+fn write(path: &Path, bytes: &[u8]) -> Result<(), TrainError> {
+    jungle_files::write_atomically(path, bytes).map_err(TrainError::io(path))
+}

@@ -1,0 +1,302 @@
+//! A stateless self-play worker (`jungle worker`): it reads a run's
+//! `latest.json` from the store, fetches the network it names, plays a
+//! batch of games with it as `jungle train` would (the run's own
+//! `[selfplay]` config and rule set), uploads the batch's shards to
+//! `data/NAME/incoming/` under names no other worker uses, and starts
+//! again, picking up a newer network between batches. It keeps nothing a
+//! restart needs: a killed worker loses only the games it had in flight.
+//! The trainer ([`crate::incoming`]) takes the shards from there.
+
+use crate::error::TrainError;
+use crate::publish::{incoming_prefix, read_latest, Latest};
+use crate::run::player_name;
+use jungle_net::{cpu_device, load_checkpoint, PolicyValueNet};
+use jungle_play::opening::derive_seed;
+use jungle_rules::Rules;
+use jungle_selfplay::{run_selfplay, shard_files, GameList, SelfPlayStats};
+use jungle_store::Store;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// What a worker is told.
+#[derive(Clone, Debug)]
+pub struct WorkerSettings {
+    /// The run to play for.
+    pub run: String,
+    /// Stop after this many games (at the end of a batch).
+    pub max_games: Option<u64>,
+    /// Stop starting games after this many minutes (the games in flight
+    /// finish and are uploaded).
+    pub max_minutes: Option<f64>,
+    /// Self-play threads (default: the run's `selfplay.workers`).
+    pub threads: Option<usize>,
+    /// A folder of its own for the network and the shards on their way up
+    /// (emptied first).
+    pub work: PathBuf,
+    /// How often to look for `latest.json` while there is none.
+    pub poll: Duration,
+    /// The worker's name in the store's keys (unique among the run's
+    /// workers: [`worker_id`] makes one).
+    pub id: String,
+}
+
+/// Why a worker stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StopReason {
+    /// It played `max_games`.
+    MaxGames,
+    /// `max_minutes` passed.
+    MaxMinutes,
+    /// It was asked to stop (SIGTERM, SIGINT).
+    Signal,
+    /// The run's `latest.json` says it finished.
+    RunFinished,
+}
+
+impl std::fmt::Display for StopReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            StopReason::MaxGames => "it played --max-games",
+            StopReason::MaxMinutes => "--max-minutes passed",
+            StopReason::Signal => "it was asked to stop",
+            StopReason::RunFinished => "the run finished",
+        })
+    }
+}
+
+/// What a worker did.
+#[derive(Clone, Debug)]
+pub struct WorkerReport {
+    /// Games uploaded.
+    pub games: u64,
+    /// Training positions in them.
+    pub positions: u64,
+    /// Shards uploaded (their keys).
+    pub shards: Vec<String>,
+    /// The steps of the networks it played with, in order.
+    pub networks: Vec<u64>,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+    /// Seconds spent reading and writing the store.
+    pub store_seconds: f64,
+    /// Why it stopped.
+    pub stopped: StopReason,
+}
+
+/// What a worker tells its caller as it goes.
+pub enum WorkerEvent<'a> {
+    /// The run has no `latest.json` yet.
+    Waiting,
+    /// It now plays with this checkpoint step.
+    Network(u64),
+    /// A batch is under way (live counters).
+    Playing(&'a SelfPlayStats),
+    /// A shard went up.
+    Uploaded {
+        /// Its key.
+        key: &'a str,
+        /// Games in it.
+        games: u64,
+    },
+}
+
+/// A worker name unique among a run's workers: the host, the process and
+/// a random part (two containers may share a host name and a pid).
+pub fn worker_id() -> String {
+    let host = std::env::var("HOSTNAME")
+        .ok()
+        .or_else(|| std::fs::read_to_string("/etc/hostname").ok())
+        .map(|h| h.trim().to_string())
+        .filter(|h| !h.is_empty())
+        .unwrap_or_else(|| "host".to_string());
+    let host: String = host
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect();
+    format!(
+        "{host}-{}-{:08x}",
+        std::process::id(),
+        rand::random::<u32>()
+    )
+}
+
+/// The network a worker plays with.
+struct Network {
+    step: u64,
+    net: PolicyValueNet,
+    rules: Rules,
+    latest: Latest,
+}
+
+/// Runs a worker until `max_games`, `max_minutes`, `stop` (checked between
+/// batches) or the run's end.
+pub fn run_worker(
+    store: &Store,
+    settings: &WorkerSettings,
+    stop: &AtomicBool,
+    events: &dyn Fn(WorkerEvent),
+) -> Result<WorkerReport, TrainError> {
+    let started = Instant::now();
+    let deadline = settings
+        .max_minutes
+        .map(|m| started + Duration::from_secs_f64(m * 60.0));
+    if settings.work.exists() {
+        std::fs::remove_dir_all(&settings.work).map_err(TrainError::io(&settings.work))?;
+    }
+    let batches = settings.work.join("shards");
+    std::fs::create_dir_all(&batches).map_err(TrainError::io(&batches))?;
+    let mut report = WorkerReport {
+        games: 0,
+        positions: 0,
+        shards: Vec::new(),
+        networks: Vec::new(),
+        seconds: 0.0,
+        store_seconds: 0.0,
+        stopped: StopReason::Signal,
+    };
+    let mut network: Option<Network> = None;
+    let mut sequence = 0u64;
+    let stopped = loop {
+        if stop.load(Ordering::Relaxed) {
+            break StopReason::Signal;
+        }
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            break StopReason::MaxMinutes;
+        }
+        let left = settings.max_games.map(|m| m.saturating_sub(report.games));
+        if left == Some(0) {
+            break StopReason::MaxGames;
+        }
+        let timer = Instant::now();
+        let latest = read_latest(store, &settings.run)?;
+        report.store_seconds += timer.elapsed().as_secs_f64();
+        let Some(latest) = latest else {
+            events(WorkerEvent::Waiting);
+            std::thread::sleep(settings.poll);
+            continue;
+        };
+        if latest.finished {
+            break StopReason::RunFinished;
+        }
+        if network.as_ref().is_none_or(|n| n.step != latest.step) {
+            let timer = Instant::now();
+            network = Some(fetch_network(store, latest, &settings.work)?);
+            report.store_seconds += timer.elapsed().as_secs_f64();
+            let step = network.as_ref().expect("just set").step;
+            report.networks.push(step);
+            events(WorkerEvent::Network(step));
+        }
+        let net = network.as_ref().expect("set above");
+        let mut selfplay = net.latest.config.selfplay.clone();
+        if let Some(threads) = settings.threads {
+            selfplay.workers = threads;
+        }
+        let batch = (selfplay.worker_count() * selfplay.games_in_flight) as u64;
+        let batch = left.map_or(batch, |l| l.min(batch));
+        let seed = derive_seed(
+            net.latest.config.run.seed ^ hash(&settings.id),
+            sequence,
+            11,
+        );
+        let mut games = GameList::new(batch, seed);
+        games.start_before = deadline;
+        let stats = SelfPlayStats::default();
+        let evaluators = selfplay.evaluators(&net.net, &net.rules, &stats.cache)?;
+        run_selfplay(
+            &selfplay,
+            &net.rules,
+            evaluators,
+            &games,
+            &batches,
+            &player_name(net.step),
+            &stats,
+            &|s| events(WorkerEvent::Playing(s)),
+        )?;
+        let timer = Instant::now();
+        for path in shard_files(&batches)? {
+            let key = format!(
+                "{}/{}-{sequence:06}.bin",
+                incoming_prefix(&settings.run),
+                settings.id
+            );
+            sequence += 1;
+            let bytes = std::fs::read(&path).map_err(TrainError::io(&path))?;
+            let shard = jungle_selfplay::read_shard(&path, Some(&net.rules))?;
+            if store.create(&key, bytes)?.is_none() {
+                return Err(TrainError::Published {
+                    url: store.url().text.clone(),
+                    key,
+                    problem: "another worker uploaded a shard under this worker's name: give each worker its own --id".to_string(),
+                });
+            }
+            std::fs::remove_file(&path).map_err(TrainError::io(&path))?;
+            let count = shard.games.len() as u64;
+            report.games += count;
+            report.positions += shard
+                .games
+                .iter()
+                .map(|g| g.positions() as u64)
+                .sum::<u64>();
+            events(WorkerEvent::Uploaded {
+                key: &key,
+                games: count,
+            });
+            report.shards.push(key);
+        }
+        report.store_seconds += timer.elapsed().as_secs_f64();
+    };
+    report.stopped = stopped;
+    report.seconds = started.elapsed().as_secs_f64();
+    Ok(report)
+}
+
+/// Downloads the checkpoint `latest` names into `work/net/` and loads it.
+fn fetch_network(store: &Store, latest: Latest, work: &Path) -> Result<Network, TrainError> {
+    let folder = work.join("net");
+    if folder.exists() {
+        std::fs::remove_dir_all(&folder).map_err(TrainError::io(&folder))?;
+    }
+    std::fs::create_dir_all(&folder).map_err(TrainError::io(&folder))?;
+    let prefix = folder.join(format!("{:08}", latest.step));
+    for suffix in ["bpk", "json"] {
+        let key = format!("{}.{suffix}", latest.checkpoint);
+        let fetched = store.get(&key)?.ok_or_else(|| TrainError::Published {
+            url: store.url().text.clone(),
+            key: key.clone(),
+            problem: "missing: latest.json names a checkpoint that is not in the store".to_string(),
+        })?;
+        let path = prefix.with_extension(suffix);
+        std::fs::write(&path, &fetched.bytes).map_err(TrainError::io(&path))?;
+    }
+    // The checkpoint carries its rule set: the run's `variant` may name a
+    // file on the trainer's machine only.
+    let checkpoint = load_checkpoint(&prefix, &cpu_device())?;
+    Ok(Network {
+        step: latest.step,
+        net: checkpoint.net,
+        rules: checkpoint.meta.rules,
+        latest,
+    })
+}
+
+/// A 64-bit hash of a worker's name (FNV-1a): workers of one run draw
+/// different games.
+fn hash(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn worker_names_differ_and_fit_in_a_key() {
+        let (a, b) = (worker_id(), worker_id());
+        assert_ne!(a, b);
+        assert!(a.chars().all(|c| c.is_ascii_alphanumeric() || c == '-'));
+        assert_ne!(hash("w-1"), hash("w-2"));
+    }
+}
