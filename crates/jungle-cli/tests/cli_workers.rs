@@ -1,0 +1,164 @@
+//! A trainer and self-play workers that share only a store, as separate
+//! processes (`jungle train --selfplay external`, `jungle worker`): a
+//! worker stopped with SIGTERM finishes its batch and exits cleanly, a
+//! trainer killed with SIGKILL and restarted on an emptied root resumes
+//! from the store, and the run ends with every generation's games played
+//! once. Against the S3 server of `scripts/s3_server.sh` when
+//! `JUNGLE_TEST_S3_URL` is set (as in CI), else against a folder store.
+
+mod common;
+
+use common::{jungle, temp_dir};
+use jungle_rules::Rules;
+use jungle_selfplay::{read_shard, shard_files};
+use jungle_store::Store;
+use std::collections::HashSet;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+const TINY: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../configs/tiny.toml");
+
+/// The store URL for this test: a fresh prefix of the test S3 bucket, or a
+/// folder.
+fn store_url(tag: &str) -> String {
+    match std::env::var("JUNGLE_TEST_S3_URL") {
+        Ok(base) => format!("{base}/{tag}-{}", std::process::id()),
+        Err(_) => format!("file://{}", temp_dir(tag).display()),
+    }
+}
+
+fn spawn(args: &[&str], log: &Path) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_jungle"))
+        .args(args)
+        .stdout(std::fs::File::create(log).unwrap())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run jungle")
+}
+
+/// Waits until `done` holds, up to two minutes.
+fn wait_for(what: &str, done: impl Fn() -> bool) {
+    let started = Instant::now();
+    while !done() {
+        assert!(
+            started.elapsed() < Duration::from_secs(120),
+            "waited too long for {what}"
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
+
+fn as_strs(v: &[String]) -> Vec<&str> {
+    v.iter().map(String::as_str).collect()
+}
+
+fn signal(child: &Child, name: &str) {
+    let ok = Command::new("kill")
+        .args([&format!("-{name}"), &child.id().to_string()])
+        .status()
+        .unwrap()
+        .success();
+    assert!(ok, "kill -{name}");
+}
+
+#[test]
+fn workers_feed_a_trainer_that_is_killed_and_restored_from_the_store() {
+    let dir = temp_dir("workers");
+    std::fs::create_dir_all(&dir).unwrap();
+    let url = store_url("workers-store");
+    let root = dir.join("root");
+    let root_arg = root.to_str().unwrap().to_string();
+    let train_args = [
+        "train",
+        "--config",
+        TINY,
+        "--set",
+        "run.generations=3",
+        "--root",
+        &root_arg,
+        "--run",
+        "t",
+        "--store",
+        &url,
+        "--selfplay",
+        "external",
+    ];
+    let worker_args = |id: &'static str| {
+        vec![
+            "worker".to_string(),
+            "--store".to_string(),
+            url.clone(),
+            "--run".to_string(),
+            "t".to_string(),
+            "--threads".to_string(),
+            "1".to_string(),
+            "--id".to_string(),
+            id.to_string(),
+        ]
+    };
+    let store = Store::open_url(&url).unwrap();
+    let mut trainer = spawn(&train_args, &dir.join("train-1.log"));
+    let mut first = spawn(&as_strs(&worker_args("w1")), &dir.join("w1.log"));
+    wait_for("the first generation in the store", || {
+        !store.list("data/t/shards/gen-000001").unwrap().is_empty()
+            && store
+                .get("checkpoints/t/latest.json")
+                .unwrap()
+                .is_some_and(|l| String::from_utf8_lossy(&l.bytes).contains("\"generation\": 1"))
+    });
+
+    // SIGTERM: the worker finishes its batch, uploads it and says why it stopped.
+    signal(&first, "TERM");
+    assert!(first.wait().unwrap().success());
+    let log = std::fs::read_to_string(dir.join("w1.log")).unwrap();
+    assert!(log.contains("stopped (it was asked to stop)"), "{log}");
+
+    // SIGKILL the trainer and lose its machine's files: the restart on an
+    // empty root restores the run from the store.
+    signal(&trainer, "KILL");
+    let _ = trainer.wait();
+    std::fs::remove_dir_all(&root).unwrap();
+    let mut second = spawn(&as_strs(&worker_args("w2")), &dir.join("w2.log"));
+    let (ok, stdout, stderr) = jungle(&train_args);
+    assert!(ok, "{stderr}");
+    assert!(stdout.contains("restored run `t`"), "{stdout}");
+    assert!(stdout.contains("run `t`: 3 generations"), "{stdout}");
+    assert!(second.wait().unwrap().success());
+    let log = std::fs::read_to_string(dir.join("w2.log")).unwrap();
+    assert!(log.contains("stopped (the run finished)"), "{log}");
+
+    // Every generation's games, each played once.
+    let rules = Rules::load("standard").unwrap();
+    let mut seeds = HashSet::new();
+    for generation in 1..=3 {
+        let folder = root.join(format!("data/t/shards/gen-{generation:06}"));
+        let mut games = 0;
+        for path in shard_files(&folder).unwrap() {
+            for game in read_shard(&path, Some(&rules)).unwrap().games {
+                assert!(seeds.insert(game.seed), "game {} twice", game.seed);
+                games += 1;
+            }
+        }
+        assert!(games >= 4, "generation {generation}: {games} games");
+    }
+    let latest = store.get("checkpoints/t/latest.json").unwrap().unwrap();
+    assert!(String::from_utf8_lossy(&latest.bytes).contains("\"finished\": true"));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn bad_worker_arguments_are_named() {
+    let (ok, _, stderr) = jungle(&["train", "--selfplay", "external", "--run", "x"]);
+    assert!(!ok);
+    assert!(stderr.contains("--store"), "{stderr}");
+    let (ok, _, stderr) = jungle(&["worker", "--store", "memory://w", "--id", "a/b"]);
+    assert!(!ok);
+    assert!(stderr.contains("--id `a/b`"), "{stderr}");
+    let (ok, _, stderr) = jungle(&["worker", "--store", "memory://w", "--max-minutes", "0"]);
+    assert!(!ok);
+    assert!(stderr.contains("--max-minutes"), "{stderr}");
+    let (ok, _, stderr) = jungle(&["worker", "--store", "ftp://example.org/x"]);
+    assert!(!ok);
+    assert!(stderr.contains("ftp://example.org/x"), "{stderr}");
+}
