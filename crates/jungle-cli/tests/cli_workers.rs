@@ -1,7 +1,7 @@
 //! A trainer and self-play workers that share only a store, as separate
 //! processes (`jungle train --selfplay external`, `jungle worker`): a
-//! worker stopped with SIGTERM finishes its batch and exits cleanly, a
-//! trainer killed with SIGKILL and restarted on an emptied root resumes
+//! worker stopped with SIGTERM finishes its batch and exits cleanly, one
+//! killed with SIGKILL loses only its games in flight, a trainer killed with SIGKILL and restarted on an emptied root resumes
 //! from the store, and the run ends with every generation's games played
 //! once. Against the S3 server of `scripts/s3_server.sh` when
 //! `JUNGLE_TEST_S3_URL` is set (as in CI), else against a folder store.
@@ -98,37 +98,60 @@ fn workers_feed_a_trainer_that_is_killed_and_restored_from_the_store() {
         ]
     };
     let store = Store::open_url(&url).unwrap();
+    let latest_generation = |g: u32| {
+        store
+            .get("checkpoints/t/latest.json")
+            .unwrap()
+            .is_some_and(|l| {
+                String::from_utf8_lossy(&l.bytes).contains(&format!("\"generation\": {g}"))
+            })
+    };
     let mut trainer = spawn(&train_args, &dir.join("train-1.log"));
     let mut first = spawn(&as_strs(&worker_args("w1")), &dir.join("w1.log"));
-    wait_for("the first generation in the store", || {
-        !store.list("data/t/shards/gen-000001").unwrap().is_empty()
-            && store
-                .get("checkpoints/t/latest.json")
-                .unwrap()
-                .is_some_and(|l| String::from_utf8_lossy(&l.bytes).contains("\"generation\": 1"))
-    });
+    let mut second = spawn(&as_strs(&worker_args("w2")), &dir.join("w2.log"));
+    wait_for("the first generation in the store", || latest_generation(1));
 
-    // SIGTERM: the worker finishes its batch, uploads it and says why it stopped.
-    signal(&first, "TERM");
-    assert!(first.wait().unwrap().success());
-    let log = std::fs::read_to_string(dir.join("w1.log")).unwrap();
-    assert!(log.contains("stopped (it was asked to stop)"), "{log}");
-
-    // SIGKILL the trainer and lose its machine's files: the restart on an
-    // empty root restores the run from the store.
+    // SIGKILL one worker in the middle of its batch, and the trainer; the
+    // trainer's machine is lost with its files: the restart on an empty
+    // root restores the run from the store.
+    signal(&first, "KILL");
+    let _ = first.wait();
     signal(&trainer, "KILL");
     let _ = trainer.wait();
     std::fs::remove_dir_all(&root).unwrap();
-    let mut second = spawn(&as_strs(&worker_args("w2")), &dir.join("w2.log"));
-    let (ok, stdout, stderr) = jungle(&train_args);
-    assert!(ok, "{stderr}");
-    assert!(stdout.contains("restored run `t`"), "{stdout}");
-    assert!(stdout.contains("run `t`: 3 generations"), "{stdout}");
+    let restarted = Command::new(env!("CARGO_BIN_EXE_jungle"))
+        .args(train_args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    wait_for("a generation after the restart", || latest_generation(2));
+
+    // SIGTERM: the worker finishes its batch, uploads it and says why it
+    // stopped; a third worker carries the run to its end.
+    signal(&second, "TERM");
     assert!(second.wait().unwrap().success());
     let log = std::fs::read_to_string(dir.join("w2.log")).unwrap();
+    assert!(log.contains("stopped (it was asked to stop)"), "{log}");
+    let mut third = spawn(&as_strs(&worker_args("w3")), &dir.join("w3.log"));
+    let out = restarted.wait_with_output().unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert!(out.status.success(), "{stderr}");
+    assert!(stdout.contains("restored run `t`"), "{stdout}");
+    assert!(stdout.contains("run `t`: 3 generations"), "{stdout}");
+    assert!(third.wait().unwrap().success());
+    let log = std::fs::read_to_string(dir.join("w3.log")).unwrap();
     assert!(log.contains("stopped (the run finished)"), "{log}");
 
-    // Every generation's games, each played once.
+    // Every generation's games, each played once by a network of the run.
+    let state: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(root.join("checkpoints/t/state.json")).unwrap(),
+    )
+    .unwrap();
+    assert!(state["checkpoints"].as_array().unwrap().len() >= 3);
     let rules = Rules::load("standard").unwrap();
     let mut seeds = HashSet::new();
     for generation in 1..=3 {
@@ -137,6 +160,19 @@ fn workers_feed_a_trainer_that_is_killed_and_restored_from_the_store() {
         for path in shard_files(&folder).unwrap() {
             for game in read_shard(&path, Some(&rules)).unwrap().games {
                 assert!(seeds.insert(game.seed), "game {} twice", game.seed);
+                let step = game
+                    .checkpoint
+                    .strip_prefix("step:")
+                    .expect("names its network");
+                assert!(
+                    state["checkpoints"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .any(|c| c["step"].to_string() == step),
+                    "{}",
+                    game.checkpoint
+                );
                 games += 1;
             }
         }

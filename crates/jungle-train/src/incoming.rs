@@ -47,6 +47,9 @@ pub struct Taken {
     pub stale_games: u64,
     /// Shards set aside.
     pub quarantined: Vec<Quarantined>,
+    /// Keys under `incoming/` that are not shards (no `.bin`): left where
+    /// they are, for the caller to report.
+    pub foreign: Vec<String>,
 }
 
 /// Where incoming shards go and what they must satisfy.

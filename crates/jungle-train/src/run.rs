@@ -629,6 +629,7 @@ impl Run {
             self.quiet,
         );
         let mut stale = 0;
+        let mut reported = std::collections::HashSet::new();
         let publisher = self.publisher.as_mut().expect("checked by play_external");
         while have < wanted {
             let intake = Intake {
@@ -643,6 +644,14 @@ impl Run {
             let taken = intake.take(wanted - have)?;
             for q in &taken.quarantined {
                 warn(&q.to_string());
+            }
+            for key in taken.foreign {
+                if reported.insert(key.clone()) {
+                    warn(&format!(
+                        "store `{}`: `{key}` is not a shard (workers upload NAME.bin there); left where it is",
+                        publisher.store().url().text
+                    ));
+                }
             }
             have += taken.games;
             stale += taken.stale_games;
