@@ -18,4 +18,4 @@ mod store;
 pub use error::StoreError;
 pub use lease::{Lease, LeaseRecord};
 pub use location::{StoreKind, StoreUrl};
-pub use store::{Fetched, Listed, Store, Version};
+pub use store::{Fetched, Listed, Store, Version, IN_FLIGHT};

@@ -6,7 +6,7 @@
 
 use crate::error::StoreError;
 use crate::location::{StoreKind, StoreUrl};
-use futures::TryStreamExt;
+use futures::{StreamExt, TryStreamExt};
 use object_store::aws::AmazonS3Builder;
 use object_store::azure::MicrosoftAzureBuilder;
 use object_store::gcp::GoogleCloudStorageBuilder;
@@ -20,6 +20,9 @@ use object_store::{
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
+
+/// Requests [`Store::get_many`] keeps in flight at once.
+pub const IN_FLIGHT: usize = 16;
 
 /// The version of a stored object, for a conditional update
 /// ([`Store::update`]).
@@ -224,23 +227,50 @@ impl Store {
     /// The object at `key`, or `None` if there is none.
     pub fn get(&self, key: &str) -> Result<Option<Fetched>, StoreError> {
         let path = self.key_path(key)?;
-        let result = self.runtime.block_on(async {
-            let got = self.inner.get(&path).await?;
-            let version = Version(UpdateVersion {
-                e_tag: got.meta.e_tag.clone(),
-                version: got.meta.version.clone(),
-            });
-            let bytes = got.bytes().await?;
-            Ok::<_, object_store::Error>((bytes, version))
+        self.runtime
+            .block_on(self.fetch(&path))
+            .map_err(|e| self.error("get", key, e))
+    }
+
+    /// The objects at `keys` (`None` for one that is not there), in the
+    /// keys' order, fetched [`IN_FLIGHT`] at a time.
+    pub fn get_many(&self, keys: &[String]) -> Result<Vec<Option<Fetched>>, StoreError> {
+        let paths = keys
+            .iter()
+            .map(|k| self.key_path(k))
+            .collect::<Result<Vec<_>, _>>()?;
+        let results: Vec<_> = self.runtime.block_on(
+            futures::stream::iter(paths.iter().map(|p| self.fetch(p)))
+                .buffered(IN_FLIGHT)
+                .collect(),
+        );
+        results
+            .into_iter()
+            .zip(keys)
+            .map(|(r, key)| r.map_err(|e| self.error("get", key, e)))
+            .collect()
+    }
+
+    async fn fetch(&self, path: &KeyPath) -> Result<Option<Fetched>, object_store::Error> {
+        let got = match self.inner.get(path).await {
+            Ok(got) => got,
+            Err(object_store::Error::NotFound { .. }) => return Ok(None),
+            Err(e) => return Err(e),
+        };
+        let version = Version(UpdateVersion {
+            e_tag: got.meta.e_tag.clone(),
+            version: got.meta.version.clone(),
         });
-        match result {
-            Ok((bytes, version)) => Ok(Some(Fetched {
-                bytes: bytes.to_vec(),
-                version,
-            })),
-            Err(object_store::Error::NotFound { .. }) => Ok(None),
-            Err(e) => Err(self.error("get", key, e)),
-        }
+        let bytes = match got.bytes().await {
+            Ok(bytes) => bytes,
+            // Deleted between the request and the read of its body.
+            Err(object_store::Error::NotFound { .. }) => return Ok(None),
+            Err(e) => return Err(e),
+        };
+        Ok(Some(Fetched {
+            bytes: bytes.to_vec(),
+            version,
+        }))
     }
 
     /// Writes `bytes` at `key`, replacing what was there.
@@ -344,6 +374,31 @@ impl Store {
             Ok(()) | Err(object_store::Error::NotFound { .. }) => Ok(()),
             Err(e) => Err(self.error("delete", key, e)),
         }
+    }
+
+    /// Removes the objects at `keys` (nothing for one that is not there),
+    /// in as few requests as the store allows (S3 deletes a thousand keys
+    /// per request).
+    pub fn delete_many(&self, keys: &[String]) -> Result<(), StoreError> {
+        let paths = keys
+            .iter()
+            .map(|k| self.key_path(k).map(Ok))
+            .collect::<Result<Vec<_>, _>>()?;
+        let results: Vec<_> = self.runtime.block_on(
+            self.inner
+                .delete_stream(futures::stream::iter(paths).boxed())
+                .collect(),
+        );
+        for result in results {
+            match result {
+                Ok(_) | Err(object_store::Error::NotFound { .. }) => {}
+                Err(e) => {
+                    let key = keys.first().map_or("", String::as_str);
+                    return Err(self.error("delete", key, e));
+                }
+            }
+        }
+        Ok(())
     }
 
     /// The object path of `key`, under the URL's prefix.

@@ -83,6 +83,23 @@ fn contract(store: &Store) {
     store.delete("runs/a/never-written").unwrap();
     assert!(store.get("runs/a/shard-3.bin").unwrap().is_none());
 
+    // Many at once: in the keys' order, a missing one as None; a batch
+    // delete that names a missing key too.
+    let keys: Vec<String> = (0..40).map(|k| format!("runs/c/{k:03}.bin")).collect();
+    for (k, key) in keys.iter().enumerate() {
+        store.put(key, vec![k as u8; k]).unwrap();
+    }
+    let mut asked = keys.clone();
+    asked.insert(7, "runs/c/missing.bin".to_string());
+    let got = store.get_many(&asked).unwrap();
+    assert_eq!(got.len(), 41);
+    assert!(got[7].is_none());
+    for (k, fetched) in got.iter().filter_map(|g| g.as_ref()).enumerate() {
+        assert_eq!(fetched.bytes, vec![k as u8; k]);
+    }
+    store.delete_many(&asked).unwrap();
+    assert!(store.list("runs/c").unwrap().is_empty());
+
     // A key that cannot be one is refused, naming the store.
     let err = store.put("runs//a", Vec::new()).unwrap_err().to_string();
     assert!(err.contains(&store.url().text), "{err}");

@@ -72,56 +72,88 @@ pub struct Intake<'a> {
 
 impl Intake<'_> {
     /// Takes uploaded shards, oldest key first, until `wanted` games were
-    /// taken (whole shards: a generation may take a few more).
+    /// taken (whole shards: a generation may take a few more). Shards are
+    /// fetched [`jungle_store::IN_FLIGHT`] at a time, and deleted from the
+    /// store a chunk at a time once the chunk is safely on disk.
     pub fn take(&self, wanted: u64) -> Result<Taken, TrainError> {
         let mut taken = Taken::default();
+        let mut keys = Vec::new();
         for listed in self.store.list(&self.prefix)? {
-            if taken.games >= wanted {
-                break;
+            match listed.key.rsplit('/').next() {
+                Some(name) if name.ends_with(".bin") => keys.push(listed.key),
+                _ => taken.foreign.push(listed.key),
             }
-            let Some(name) = listed
-                .key
-                .rsplit('/')
-                .next()
-                .filter(|n| n.ends_with(".bin"))
-            else {
-                continue;
-            };
-            let local = self.partial.join(name);
-            if local.exists() {
-                // Taken before a kill, not yet deleted.
-                self.store.delete(&listed.key)?;
-                continue;
-            }
-            let Some(fetched) = self.store.get(&listed.key)? else {
-                continue;
-            };
-            // Checked in a folder of its own (beside the generations, not
-            // read by the window), so a bad shard is quarantined under its
-            // own name (`arriving-a-000001.bin`).
-            let arriving = self.arriving().join(name);
-            std::fs::create_dir_all(self.arriving()).map_err(TrainError::io(self.arriving()))?;
-            std::fs::write(&arriving, &fetched.bytes).map_err(TrainError::io(&arriving))?;
-            match read_shard(&arriving, Some(self.rules)) {
-                Err(e) => {
-                    let reason = format!("uploaded as {}: {}", listed.key, e.problem);
-                    let q = quarantine(&arriving, self.quarantine, &reason)
-                        .map_err(TrainError::io(self.quarantine))?;
-                    taken.quarantined.push(q);
-                }
-                Ok(shard) if !shard.games.iter().all(|g| self.fresh(&g.checkpoint)) => {
-                    std::fs::remove_file(&arriving).map_err(TrainError::io(&arriving))?;
-                    taken.stale_games += shard.games.len() as u64;
-                }
-                Ok(shard) => {
-                    settle(&arriving, &local).map_err(TrainError::io(&local))?;
-                    taken.games += shard.games.len() as u64;
-                    taken.shards += 1;
+        }
+        let arriving = self.arriving();
+        std::fs::create_dir_all(&arriving).map_err(TrainError::io(&arriving))?;
+        // The first chunk is small (a generation may want one shard); the
+        // next ones are sized by the games per shard seen so far.
+        let mut chunk = 4;
+        let mut keys = keys.as_slice();
+        while !keys.is_empty() && taken.games < wanted {
+            let (now, later) = keys.split_at(chunk.min(keys.len()));
+            keys = later;
+            let mut handled = Vec::new();
+            let mut wanted_now = Vec::new();
+            for key in now {
+                if self.partial.join(file_name(key)).exists() {
+                    // Taken before a kill, not yet deleted.
+                    handled.push(key.clone());
+                } else {
+                    wanted_now.push(key.clone());
                 }
             }
-            self.store.delete(&listed.key)?;
+            let fetched = self.store.get_many(&wanted_now)?;
+            for (key, fetched) in wanted_now.iter().zip(fetched) {
+                if taken.games >= wanted {
+                    break;
+                }
+                handled.push(key.clone());
+                if let Some(fetched) = fetched {
+                    self.file(key, &fetched.bytes, &mut taken)?;
+                }
+            }
+            jungle_files::sync_folder(&self.partial.join("x"))
+                .map_err(TrainError::io(self.partial))?;
+            self.store.delete_many(&handled)?;
+            let per_shard = taken.games.max(1) as f64 / taken.shards.max(1) as f64;
+            let left = wanted.saturating_sub(taken.games) as f64 / per_shard;
+            chunk = (left.ceil() as usize).clamp(1, 4 * jungle_store::IN_FLIGHT);
         }
         Ok(taken)
+    }
+
+    /// Checks one fetched shard and files it: into the generation, into
+    /// quarantine, or away if its network is too old.
+    fn file(&self, key: &str, bytes: &[u8], taken: &mut Taken) -> Result<(), TrainError> {
+        let name = file_name(key);
+        // Checked in a folder of its own (beside the generations, not read
+        // by the window), so a bad shard is quarantined under its own name
+        // (`arriving-a-000001.bin`).
+        let arriving = self.arriving().join(name);
+        std::fs::write(&arriving, bytes).map_err(TrainError::io(&arriving))?;
+        match read_shard(&arriving, Some(self.rules)) {
+            Err(e) => {
+                let reason = format!("uploaded as {key}: {}", e.problem);
+                let q = quarantine(&arriving, self.quarantine, &reason)
+                    .map_err(TrainError::io(self.quarantine))?;
+                taken.quarantined.push(q);
+            }
+            Ok(shard) if !shard.games.iter().all(|g| self.fresh(&g.checkpoint)) => {
+                std::fs::remove_file(&arriving).map_err(TrainError::io(&arriving))?;
+                taken.stale_games += shard.games.len() as u64;
+            }
+            Ok(shard) => {
+                let local = self.partial.join(name);
+                std::fs::File::open(&arriving)
+                    .and_then(|f| f.sync_all())
+                    .and_then(|()| std::fs::rename(&arriving, &local))
+                    .map_err(TrainError::io(&local))?;
+                taken.games += shard.games.len() as u64;
+                taken.shards += 1;
+            }
+        }
+        Ok(())
     }
 
     /// Where a downloaded shard is checked before it joins the generation.
@@ -145,10 +177,7 @@ impl Intake<'_> {
     }
 }
 
-/// Flushes `arriving` and renames it to `local`, then flushes the folder:
-/// after a crash the shard is either whole under its name or not there.
-fn settle(arriving: &Path, local: &Path) -> std::io::Result<()> {
-    std::fs::File::open(arriving)?.sync_all()?;
-    std::fs::rename(arriving, local)?;
-    jungle_files::sync_folder(local)
+/// The last part of a key.
+fn file_name(key: &str) -> &str {
+    key.rsplit('/').next().unwrap_or(key)
 }

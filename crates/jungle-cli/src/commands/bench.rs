@@ -26,6 +26,9 @@ enum BenchWhat {
     /// per hour, leaves and evaluations per second, batch, cache, memory,
     /// and where the time goes.
     Selfplay(super::bench_selfplay::BenchSelfPlayArgs),
+    /// The trainer's intake of workers' shards from a store (list, fetch,
+    /// check, delete) by generation, as the shards ever written grow.
+    Store(super::bench_store::BenchStoreArgs),
 }
 
 #[derive(Serialize)]
@@ -55,6 +58,7 @@ pub fn run(args: &BenchArgs) -> Result<()> {
     match &args.what {
         Some(BenchWhat::Net(net)) => return super::bench_net::run(net, args.json),
         Some(BenchWhat::Selfplay(sp)) => return super::bench_selfplay::run(sp, args.json),
+        Some(BenchWhat::Store(st)) => return super::bench_store::run(st, args.json),
         None => {}
     }
     let rules = Rules::default();

@@ -5,6 +5,7 @@ pub mod arena;
 pub mod bench;
 pub mod bench_net;
 pub mod bench_selfplay;
+pub mod bench_store;
 pub mod engine;
 pub mod export;
 pub mod net;
