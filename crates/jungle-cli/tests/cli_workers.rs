@@ -169,7 +169,7 @@ fn workers_feed_a_trainer_that_is_killed_and_restored_from_the_store() {
                         .as_array()
                         .unwrap()
                         .iter()
-                        .any(|c| c["step"].to_string() == step),
+                        .any(|c| c["step"].as_u64() == Some(step)),
                     "{}",
                     game.checkpoint
                 );
