@@ -160,9 +160,10 @@ fn workers_feed_a_trainer_that_is_killed_and_restored_from_the_store() {
         for path in shard_files(&folder).unwrap() {
             for game in read_shard(&path, Some(&rules)).unwrap().games {
                 assert!(seeds.insert(game.seed), "game {} twice", game.seed);
-                let step = game
+                let step: u64 = game
                     .checkpoint
                     .strip_prefix("step:")
+                    .and_then(|s| s.parse().ok())
                     .expect("names its network");
                 assert!(
                     state["checkpoints"]
