@@ -199,3 +199,62 @@ fn bad_worker_arguments_are_named() {
     assert!(!ok);
     assert!(stderr.contains("ftp://example.org/x"), "{stderr}");
 }
+
+/// The `--flags` a deploy recipe passes to `jungle COMMAND`: on each line
+/// that names the command and `--store`.
+fn recipe_flags(text: &str, command: &str) -> Vec<String> {
+    let mut flags = Vec::new();
+    for line in text.lines().filter(|l| l.contains("--store")) {
+        let words: Vec<&str> = line
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+            .filter(|w| !w.is_empty())
+            .collect();
+        if words.first().is_some_and(|w| *w == command)
+            || words.windows(2).any(|w| w == ["jungle", command])
+        {
+            flags.extend(
+                words
+                    .iter()
+                    .filter(|w| w.starts_with("--") && w.len() > 2)
+                    .map(|w| w.to_string()),
+            );
+        }
+    }
+    flags
+}
+
+#[test]
+fn the_deploy_recipes_pass_only_flags_jungle_knows() {
+    let deploy = concat!(env!("CARGO_MANIFEST_DIR"), "/../../deploy");
+    let recipes = [
+        "compose.yaml",
+        "kubernetes/jungle.yaml",
+        "slurm/trainer.sbatch",
+        "slurm/workers.sbatch",
+    ];
+    let mut seen = HashSet::new();
+    for command in ["train", "worker"] {
+        let (ok, help, _) = jungle(&[command, "--help"]);
+        assert!(ok);
+        for recipe in recipes {
+            let text = std::fs::read_to_string(format!("{deploy}/{recipe}")).unwrap();
+            for flag in recipe_flags(&text, command) {
+                assert!(
+                    help.contains(&flag),
+                    "deploy/{recipe} passes {flag} to `jungle {command}`"
+                );
+                seen.insert((command, flag));
+            }
+        }
+    }
+    for needed in [
+        ("train", "--selfplay"),
+        ("train", "--store"),
+        ("worker", "--run"),
+    ] {
+        assert!(
+            seen.contains(&(needed.0, needed.1.to_string())),
+            "{needed:?} in {seen:?}"
+        );
+    }
+}

@@ -149,6 +149,8 @@ struct PhaseTimes {
     selfplay: f64,
     train: f64,
     eval: f64,
+    /// Reading and writing the store (taking workers' shards, publishing).
+    store: f64,
 }
 
 /// Where a run lives.
@@ -249,6 +251,8 @@ pub struct Run {
     publisher: Option<Publisher>,
     /// Who plays the self-play games.
     source: SelfPlaySource,
+    /// Seconds the current generation spent reading and writing the store.
+    store_seconds: f64,
     /// `run.lock`, locked while the run is open (the operating system
     /// releases the lock when the process ends, however it ends).
     _lock: std::fs::File,
@@ -353,6 +357,7 @@ impl Run {
             name: name.to_string(),
             publisher: None,
             source: SelfPlaySource::Local,
+            store_seconds: 0.0,
             _lock: lock,
         };
         if run.state.checkpoints.is_empty() {
@@ -571,11 +576,18 @@ impl Run {
             selfplay: selfplay_seconds,
             train: train_seconds,
             eval: eval_started.elapsed().as_secs_f64(),
+            store: 0.0,
         };
         let ratings = self.report()?;
         if let Some(publisher) = &mut self.publisher {
+            let started = Instant::now();
             publisher.publish(&self.paths, &self.state)?;
+            self.store_seconds += started.elapsed().as_secs_f64();
         }
+        let times = PhaseTimes {
+            store: std::mem::take(&mut self.store_seconds),
+            ..times
+        };
         if !self.quiet {
             self.print_generation(new_positions, window.len(), steps, &ratings, &times);
         }
@@ -641,7 +653,9 @@ impl Run {
                 checkpoints: &self.state.checkpoints,
                 max_net_age: self.config.run.max_net_age,
             };
+            let started = Instant::now();
             let taken = intake.take(wanted - have)?;
+            self.store_seconds += started.elapsed().as_secs_f64();
             for q in &taken.quarantined {
                 warn(&q.to_string());
             }
@@ -838,7 +852,7 @@ impl Run {
             .rev()
             .find_map(|c| ratings.iter().find(|r| r.player == player_name(c.step)));
         println!(
-            "gen {:>3} | {:>5} games ({} total, {:.0}% drawn, {:.0}% repetition, {:.0} plies), {} positions | window {} | {} steps -> step {} | lr {:.2e} | weights {:.1} | loss policy {:.3} value {:.3} moves-left {:.3}{} | Elo {} | {:.1} min (self-play {:.0} s, training {:.0} s, evaluation {:.0} s)",
+            "gen {:>3} | {:>5} games ({} total, {:.0}% drawn, {:.0}% repetition, {:.0} plies), {} positions | window {} | {} steps -> step {} | lr {:.2e} | weights {:.1} | loss policy {:.3} value {:.3} moves-left {:.3}{} | Elo {} | {:.1} min (self-play {:.0} s, training {:.0} s, evaluation {:.0} s{})",
             s.generation,
             sp.games,
             s.games,
@@ -865,6 +879,11 @@ impl Run {
             times.selfplay,
             times.train,
             times.eval,
+            if self.publisher.is_some() {
+                format!(", store {:.1} s", times.store)
+            } else {
+                String::new()
+            },
         );
     }
 }

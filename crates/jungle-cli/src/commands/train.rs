@@ -17,7 +17,7 @@ pub struct TrainArgs {
     /// configs/default.toml, which it is layered over; default: that file
     /// alone for a new run, the run's own config (from its state.json) for
     /// one that exists. A resumed run may change only its length and
-    /// self-play's threads (run.generations, run.minutes, selfplay.workers,
+    /// self-play's threads (run.generations, run.minutes, run.max_net_age, selfplay.workers,
     /// selfplay.games_in_flight, selfplay.games_per_shard, selfplay.eval_cache).
     #[arg(long)]
     config: Option<PathBuf>,
@@ -35,7 +35,8 @@ pub struct TrainArgs {
     /// layout as ROOT: shards, checkpoints, state.json, matches.jsonl,
     /// plots, then checkpoints/NAME/latest.json): s3://BUCKET/PREFIX
     /// (endpoint, region and credentials from AWS_*), gs://, az://,
-    /// file:///PATH. Default: the run lives in ROOT only.
+    /// file:///PATH. A ROOT that does not hold the run is first restored
+    /// from the store if the store does. Default: the run lives in ROOT only.
     #[arg(long, value_name = "URL")]
     store: Option<String>,
     /// Who plays the self-play games: `local` (this process, between its
