@@ -23,6 +23,10 @@ if ! "$venv/bin/python" -c "import moto, boto3" 2>/dev/null; then
     python3 -m venv "$venv"
     "$venv/bin/pip" install --quiet 'moto[server]==5.2.5' 'boto3>=1.35'
 fi
+if python3 -c "import socket, sys; socket.create_connection(('127.0.0.1', $port), 1)" 2>/dev/null; then
+    echo "scripts/s3_server.sh: port $port is already in use (another S3 server still running?); stop it or set JUNGLE_S3_PORT" >&2
+    exit 1
+fi
 log="target/s3-server.log"
 # Four requests without credentials make the bucket, the user, its policy
 # and its key; every request after them must be signed with that key.

@@ -258,3 +258,45 @@ fn the_deploy_recipes_pass_only_flags_jungle_knows() {
         );
     }
 }
+
+#[test]
+fn bench_store_takes_every_generation_it_uploads() {
+    let dir = temp_dir("bench-store");
+    let url = format!("file://{}", dir.display());
+    let out = common::json(&[
+        "bench",
+        "store",
+        "--store",
+        &url,
+        "--shards",
+        "30",
+        "--per-generation",
+        "10",
+        "--writers",
+        "3",
+        "--json",
+    ]);
+    let rows = out.as_array().unwrap();
+    assert_eq!(rows.len(), 3);
+    for (k, row) in rows.iter().enumerate() {
+        assert_eq!(row["generation"], k as u64 + 1);
+        assert_eq!(row["shards_ever"], 10 * (k as u64 + 1));
+        assert!(row["intake_seconds"].as_f64().unwrap() > 0.0);
+    }
+    // The bench's own prefix is left empty.
+    let store = Store::open_url(&url).unwrap();
+    assert!(store.list("bench-store").unwrap().is_empty());
+    let (ok, _, stderr) = jungle(&[
+        "bench",
+        "store",
+        "--store",
+        &url,
+        "--shards",
+        "5",
+        "--per-generation",
+        "10",
+    ]);
+    assert!(!ok);
+    assert!(stderr.contains("--per-generation"), "{stderr}");
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -22,7 +22,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 /// Requests [`Store::get_many`] keeps in flight at once.
-pub const IN_FLIGHT: usize = 16;
+pub const IN_FLIGHT: usize = 32;
 
 /// The version of a stored object, for a conditional update
 /// ([`Store::update`]).
