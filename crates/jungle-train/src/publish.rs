@@ -36,6 +36,17 @@ pub struct Latest {
     pub finished: bool,
 }
 
+/// This machine's name (`HOSTNAME`, else `/etc/hostname`, else
+/// `unknown-host`): part of a lease's owner and of a worker's name.
+pub fn host_name() -> String {
+    std::env::var("HOSTNAME")
+        .ok()
+        .or_else(|| std::fs::read_to_string("/etc/hostname").ok())
+        .map(|h| h.trim().to_string())
+        .filter(|h| !h.is_empty())
+        .unwrap_or_else(|| "unknown-host".to_string())
+}
+
 /// The key of a run's `latest.json`.
 pub fn latest_key(name: &str) -> String {
     format!("checkpoints/{name}/latest.json")
@@ -99,13 +110,7 @@ impl Publisher {
         state: &RunState,
         local: &Path,
     ) -> Result<Publisher, TrainError> {
-        let host = std::env::var("HOSTNAME")
-            .ok()
-            .or_else(|| std::fs::read_to_string("/etc/hostname").ok())
-            .map(|h| h.trim().to_string())
-            .filter(|h| !h.is_empty())
-            .unwrap_or_else(|| "unknown-host".to_string());
-        let owner = format!("{host}:{}", local.display());
+        let owner = format!("{}:{}", host_name(), local.display());
         let lease = if store.supports_update() {
             Some(Lease::acquire(
                 &store,

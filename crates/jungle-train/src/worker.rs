@@ -8,7 +8,7 @@
 //! The trainer ([`crate::incoming`]) takes the shards from there.
 
 use crate::error::TrainError;
-use crate::publish::{incoming_prefix, read_latest, Latest};
+use crate::publish::{host_name, incoming_prefix, read_latest, Latest};
 use crate::run::player_name;
 use jungle_net::{cpu_device, load_checkpoint, PolicyValueNet};
 use jungle_play::opening::derive_seed;
@@ -104,13 +104,7 @@ pub enum WorkerEvent<'a> {
 /// A worker name unique among a run's workers: the host, the process and
 /// a random part (two containers may share a host name and a pid).
 pub fn worker_id() -> String {
-    let host = std::env::var("HOSTNAME")
-        .ok()
-        .or_else(|| std::fs::read_to_string("/etc/hostname").ok())
-        .map(|h| h.trim().to_string())
-        .filter(|h| !h.is_empty())
-        .unwrap_or_else(|| "host".to_string());
-    let host: String = host
+    let host: String = host_name()
         .chars()
         .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
         .collect();
