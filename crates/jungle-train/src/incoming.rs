@@ -113,7 +113,9 @@ impl Intake<'_> {
                     self.file(key, &fetched.bytes, &mut taken)?;
                 }
             }
-            jungle_files::sync_folder(&self.partial.join("x"))
+            // The renames are on disk before the uploads go.
+            std::fs::File::open(self.partial)
+                .and_then(|folder| folder.sync_all())
                 .map_err(TrainError::io(self.partial))?;
             self.store.delete_many(&handled)?;
             let per_shard = taken.games.max(1) as f64 / taken.shards.max(1) as f64;
