@@ -782,6 +782,7 @@ mod tests {
             ("[train]\nweight_decay = -0.1\n", "weight_decay"),
             ("[train]\nsurprise_weight = 1.5\n", "surprise_weight"),
             ("[train]\nwindow_growth = 2.0\n", "window_growth"),
+            ("[run]\nmax_net_age = 2000000\n", "max_net_age"),
             ("[selfplay]\nworkers = 100000\n", "workers"),
             ("[selfplay]\ngames_in_flight = 100000\n", "games_in_flight"),
             ("[eval]\nevery = 0\n", "every"),
