@@ -4,10 +4,9 @@
 //! position's legal moves only. With a material weight, the value also
 //! counts the animals the survival head expects each side to keep.
 
-use crate::backend::inference::FastNet;
 use crate::encoding::{move_slot, Encoding, POLICY_SLOTS};
+use crate::inference_net::InferenceNet;
 use crate::{PolicyValueNet, SURVIVAL_OUTPUTS};
-use burn::module::Module;
 use jungle_mcts::profile::{self, Phase};
 use jungle_mcts::{shift_value, softmax, EvalInput, Evaluation, Evaluator};
 use jungle_rules::{InvalidKey, Rules};
@@ -81,9 +80,10 @@ pub fn check_material_weight(weight: f32) -> Result<(), InvalidKey> {
     jungle_mcts::quiescence::check_weight("material_weight", weight, MAX_MATERIAL_WEIGHT)
 }
 
-/// Evaluates positions with a network in inference mode on the fast path.
+/// Evaluates positions with a network in inference mode: the CPU's fast
+/// path, or the network's server on a GPU ([`InferenceNet`]).
 pub struct NetEvaluator {
-    net: FastNet,
+    net: InferenceNet,
     encoding: Encoding,
     rules: Rules,
     input: Vec<f32>,
@@ -113,9 +113,15 @@ impl NetEvaluator {
     /// An evaluator for games under `rules` (batch norm uses the network's
     /// running statistics).
     pub fn new(net: &PolicyValueNet, rules: Rules) -> NetEvaluator {
+        NetEvaluator::on(InferenceNet::cpu(net), rules)
+    }
+
+    /// An evaluator for games under `rules` on a network already placed on
+    /// its device.
+    pub fn on(net: InferenceNet, rules: Rules) -> NetEvaluator {
         NetEvaluator {
-            net: FastNet::new(&net.valid()),
             encoding: net.encoding(),
+            net,
             rules,
             input: Vec::new(),
             material_weight: 0.0,

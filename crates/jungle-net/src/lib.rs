@@ -15,9 +15,11 @@ mod architecture;
 pub mod average;
 pub mod backend;
 pub mod checkpoint;
+pub mod device;
 pub mod encoding;
 mod evaluator;
 pub mod export;
+mod inference_net;
 pub mod onnx;
 mod value_terms;
 
@@ -27,10 +29,12 @@ pub use checkpoint::{
     load_checkpoint, parse_meta, read_meta, save_checkpoint, Checkpoint, CheckpointError,
     CheckpointMeta,
 };
+pub use device::{Compute, DeviceChoice, DeviceError, DeviceKind};
 pub use evaluator::{
     check_material_weight, encode_batch, evaluations, with_material, NetEvaluator, NoSurvivalHead,
     MAX_MATERIAL_WEIGHT,
 };
+pub use inference_net::InferenceNet;
 pub use value_terms::{NetStack, ValueTerms, ValueTermsError};
 
 /// The CPU device every command uses (burn's pure-Rust `flex` backend).

@@ -5,6 +5,7 @@
 //! their evaluators here.
 
 use crate::evaluator::{check_material_weight, NetEvaluator, NoSurvivalHead};
+use crate::inference_net::InferenceNet;
 use crate::PolicyValueNet;
 use jungle_mcts::quiescence::check_quiescence_weight;
 use jungle_mcts::{CacheCounters, CachedEvaluator, WithQuiescence};
@@ -53,17 +54,28 @@ impl ValueTerms {
         check_quiescence_weight(self.qsearch_weight)
     }
 
-    /// The evaluator stack of `net` under `rules`, its cache counting into
-    /// `counters`.
+    /// The evaluator stack of `net` on the CPU under `rules`, its cache
+    /// counting into `counters`.
     pub fn evaluator(
         &self,
         net: &PolicyValueNet,
         rules: &Rules,
         counters: Arc<CacheCounters>,
     ) -> Result<NetStack, ValueTermsError> {
+        self.evaluator_on(InferenceNet::cpu(net), rules, counters)
+    }
+
+    /// The evaluator stack of a network already on its device (one clone of
+    /// it per search thread).
+    pub fn evaluator_on(
+        &self,
+        net: InferenceNet,
+        rules: &Rules,
+        counters: Arc<CacheCounters>,
+    ) -> Result<NetStack, ValueTermsError> {
         self.validate()?;
         let evaluator =
-            NetEvaluator::new(net, rules.clone()).with_material_weight(self.material_weight)?;
+            NetEvaluator::on(net, rules.clone()).with_material_weight(self.material_weight)?;
         let evaluator = WithQuiescence::new(evaluator, rules.clone(), self.qsearch_weight);
         Ok(CachedEvaluator::new(evaluator, self.cache, counters))
     }

@@ -665,3 +665,71 @@ fn onnx_export_has_a_dynamic_batch_and_the_network_ops() {
     assert!(std::fs::metadata(&path).unwrap().len() > 10_000);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The server a GPU's searches share, run here on the CPU device through
+/// burn's own forward pass: four threads send their batches each round; the
+/// server (told to wait for all of them) runs each round as one pass and
+/// gives every thread exactly its own rows, equal to the fast path's.
+#[test]
+fn the_server_gathers_every_threads_batch_into_one_pass_and_returns_each_its_rows() {
+    use burn::module::Module;
+    use jungle_net::backend::inference::FastNet;
+    use jungle_net::backend::served::ServedNet;
+    use jungle_net::Compute;
+    use std::sync::Barrier;
+    use std::time::Duration;
+
+    let device = cpu_device();
+    let config = tiny().with_survival_head(Some(true));
+    let net = config.init(&device).valid();
+    let encoding = net.encoding();
+    let fast = FastNet::new(&net);
+    let all = positions(24);
+    let server = ServedNet::start_with_wait(&net, &Compute::cpu(), Duration::from_secs(5));
+    let stats = server.stats();
+    assert_eq!(stats.mean_batch(), 0.0);
+    let (threads, rounds) = (4, 3);
+    let barrier = Barrier::new(threads);
+    std::thread::scope(|scope| {
+        let clients: Vec<ServedNet> = (0..threads).map(|_| server.clone()).collect();
+        for (t, client) in clients.into_iter().enumerate() {
+            let (barrier, all, fast) = (&barrier, &all, &fast);
+            scope.spawn(move || {
+                // Each thread its own positions and batch size (2 to 5).
+                let mine: Vec<Position> = all
+                    .iter()
+                    .skip(t)
+                    .step_by(threads)
+                    .take(t + 2)
+                    .copied()
+                    .collect();
+                let input = encode_all(encoding, &mine, |_| 1);
+                let want = fast.forward(&input, mine.len());
+                for _ in 0..rounds {
+                    barrier.wait();
+                    let got = client.forward(&input, mine.len());
+                    for (name, a, b) in [
+                        ("policy", &got.policy, &want.policy),
+                        ("wdl", &got.wdl, &want.wdl),
+                        ("moves left", &got.moves_left, &want.moves_left),
+                        ("survival", &got.survival, &want.survival),
+                    ] {
+                        assert_eq!(a.len(), b.len(), "thread {t}: {name} rows");
+                        let worst = a
+                            .iter()
+                            .zip(b)
+                            .map(|(x, y)| (x - y).abs())
+                            .fold(0.0, f32::max);
+                        assert!(worst < 1e-4, "thread {t}: {name} differs by {worst}");
+                    }
+                }
+            });
+        }
+        // Only the threads' clients are live while they run.
+        drop(server);
+    });
+    // Each round one pass of 2 + 3 + 4 + 5 positions.
+    let passes = stats.passes.load(std::sync::atomic::Ordering::Relaxed);
+    assert_eq!(passes, rounds, "one pass per round");
+    assert_eq!(stats.mean_batch(), 14.0);
+}

@@ -37,6 +37,6 @@ pub use player::{Decision, Player, PlayerError};
 pub use random::RandomPlayer;
 pub use search_player::SearchPlayer;
 pub use spec::{
-    load_player, NetSpec, PlayerFactory, PlayerSpec, SearchSpec, SpecError,
+    load_player, load_player_on, NetSpec, PlayerFactory, PlayerSpec, SearchSpec, SpecError,
     DEFAULT_NET_SIMULATIONS, PLAYER_EVAL_CACHE, PLAYER_FORMS,
 };

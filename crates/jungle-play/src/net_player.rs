@@ -7,7 +7,7 @@ use crate::player::Player;
 use crate::search_player::SearchPlayer;
 use crate::spec::{NetSpec, PlayerFactory, SpecError};
 use jungle_mcts::{Search, SearchConfig};
-use jungle_net::{cpu_device, load_checkpoint, PolicyValueNet, ValueTerms};
+use jungle_net::{cpu_device, load_checkpoint, Compute, InferenceNet, ValueTerms};
 use jungle_rules::Rules;
 use std::sync::Arc;
 
@@ -17,24 +17,28 @@ pub struct NetPlayers {
     name: String,
     search: SearchConfig,
     terms: ValueTerms,
-    net: PolicyValueNet,
+    /// The network on its device, shared by every player built (on a GPU
+    /// the games' searches share its server's passes).
+    net: InferenceNet,
     rules: Rules,
 }
 
 impl NetPlayers {
-    /// Loads `spec`'s checkpoint and checks its value terms against the
-    /// network (a material term needs the survival head); `name` is the
-    /// players' name.
-    pub fn load(name: String, spec: &NetSpec) -> Result<NetPlayers, SpecError> {
+    /// Loads `spec`'s checkpoint, places its network on `compute`'s device
+    /// and checks its
+    /// value terms against the network (a material term needs the survival
+    /// head); `name` is the players' name.
+    pub fn load(name: String, spec: &NetSpec, compute: &Compute) -> Result<NetPlayers, SpecError> {
         let loaded = load_checkpoint(&spec.checkpoint, &cpu_device()).map_err(|source| {
             SpecError::Checkpoint {
                 spec: name.clone(),
                 source,
             }
         })?;
+        let net = InferenceNet::new(&loaded.net, compute);
         // Build one evaluator now, so a bad term fails here, not in a game.
         spec.terms
-            .evaluator(&loaded.net, &loaded.meta.rules, Arc::default())
+            .evaluator_on(net.clone(), &loaded.meta.rules, Arc::default())
             .map_err(|source| SpecError::ValueTerms {
                 spec: name.clone(),
                 source,
@@ -43,7 +47,7 @@ impl NetPlayers {
             name,
             search: spec.search.search.clone(),
             terms: spec.terms,
-            net: loaded.net,
+            net,
             rules: loaded.meta.rules,
         })
     }
@@ -63,7 +67,7 @@ impl PlayerFactory for NetPlayers {
         let search = Search::new(rules.clone(), self.search.clone(), seed);
         let evaluator = self
             .terms
-            .evaluator(&self.net, rules, Arc::default())
+            .evaluator_on(self.net.clone(), rules, Arc::default())
             .expect("checked in NetPlayers::load");
         Box::new(SearchPlayer::new(self.name.clone(), search, evaluator))
     }

@@ -12,6 +12,7 @@ use crate::random::RandomPlayer;
 use crate::search_player::SearchPlayer;
 use jungle_mcts::quiescence::MAX_QUIESCENCE_WEIGHT;
 use jungle_mcts::{HeuristicEvaluator, Search, SearchConfig, SearchKeyError};
+use jungle_net::Compute;
 use jungle_net::{CheckpointError, ValueTerms, ValueTermsError, MAX_MATERIAL_WEIGHT};
 use jungle_rules::Rules;
 use std::fmt;
@@ -402,12 +403,18 @@ impl fmt::Display for PlayerSpec {
 
 impl PlayerSpec {
     /// The factory of this spec's players: a `net:` checkpoint is loaded
-    /// here, a `jcei:` engine started once to check that it answers, so a
-    /// bad spec fails before any game.
+    /// here (onto the CPU), a `jcei:` engine started once to check that it
+    /// answers, so a bad spec fails before any game.
     pub fn load(&self) -> Result<Box<dyn PlayerFactory>, SpecError> {
+        self.load_on(&Compute::cpu())
+    }
+
+    /// [`PlayerSpec::load`] with a `net:` checkpoint's network on
+    /// `compute`'s device.
+    pub fn load_on(&self, compute: &Compute) -> Result<Box<dyn PlayerFactory>, SpecError> {
         let name = self.to_string();
         Ok(match self {
-            PlayerSpec::Net(net) => Box::new(NetPlayers::load(name, net)?),
+            PlayerSpec::Net(net) => Box::new(NetPlayers::load(name, net, compute)?),
             PlayerSpec::Jcei {
                 command,
                 movetime_ms,
@@ -425,7 +432,13 @@ impl PlayerSpec {
 
 /// Parses a spec and loads its factory ([`PlayerSpec::load`]).
 pub fn load_player(spec: &str) -> Result<Box<dyn PlayerFactory>, SpecError> {
-    spec.parse::<PlayerSpec>()?.load()
+    load_player_on(spec, &Compute::cpu())
+}
+
+/// Parses a spec and loads its factory with a `net:` checkpoint's network
+/// on `compute`'s device ([`PlayerSpec::load_on`]).
+pub fn load_player_on(spec: &str, compute: &Compute) -> Result<Box<dyn PlayerFactory>, SpecError> {
+    spec.parse::<PlayerSpec>()?.load_on(compute)
 }
 
 /// The factory of the players that need nothing loaded.

@@ -1,7 +1,7 @@
 //! Self-play settings (a `[selfplay]` table in a config file).
 
 use jungle_mcts::{CacheCounters, RootSelection, SearchConfig};
-use jungle_net::{NetStack, PolicyValueNet, ValueTerms, ValueTermsError};
+use jungle_net::{InferenceNet, NetStack, ValueTerms, ValueTermsError};
 use jungle_rules::{InvalidKey, Rules};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -25,6 +25,10 @@ pub struct SelfPlayConfig {
     pub workers: usize,
     /// Games each worker drives at once: its evaluator sees batches of about this size.
     pub games_in_flight: usize,
+    /// `games_in_flight` when the network runs on a GPU: the server gathers
+    /// every worker's batch into one pass, and a GPU needs hundreds to
+    /// thousands of positions per pass to be busy (docs/gpu.md).
+    pub gpu_games_in_flight: usize,
     /// Simulations of a full search (a training target).
     pub full_simulations: u32,
     /// Simulations of a cheap search (not a target; KataGo's playout-cap randomisation).
@@ -110,6 +114,7 @@ impl Default for SelfPlayConfig {
         SelfPlayConfig {
             workers: 0,
             games_in_flight: 32,
+            gpu_games_in_flight: 128,
             full_simulations: 128,
             cheap_simulations: 24,
             full_search_fraction: 0.25,
@@ -140,6 +145,7 @@ impl SelfPlayConfig {
     pub fn validate(&self) -> Result<(), SelfPlayConfigError> {
         InvalidKey::check_range("workers", self.workers, 0, 1024)?;
         InvalidKey::check_range("games_in_flight", self.games_in_flight, 1, 4096)?;
+        InvalidKey::check_range("gpu_games_in_flight", self.gpu_games_in_flight, 1, 4096)?;
         InvalidKey::check_range("full_simulations", self.full_simulations, 1, 1_000_000)?;
         InvalidKey::check_range("cheap_simulations", self.cheap_simulations, 1, 1_000_000)?;
         InvalidKey::check_range("full_search_fraction", self.full_search_fraction, 0.0, 1.0)?;
@@ -168,6 +174,16 @@ impl SelfPlayConfig {
         self.search.validate().map_err(SelfPlayConfigError::Search)
     }
 
+    /// The config as played on a GPU (`gpu`) or the CPU: on a GPU each
+    /// worker drives `gpu_games_in_flight` games.
+    pub fn for_device(&self, gpu: bool) -> SelfPlayConfig {
+        let mut config = self.clone();
+        if gpu {
+            config.games_in_flight = self.gpu_games_in_flight;
+        }
+        config
+    }
+
     /// The value terms and the cache of every worker's evaluator.
     pub fn value_terms(&self) -> ValueTerms {
         ValueTerms {
@@ -177,17 +193,21 @@ impl SelfPlayConfig {
         }
     }
 
-    /// One evaluator stack of `net` per worker ([`ValueTerms::evaluator`]),
-    /// each cache counting into `cache`; fails when the material weight is
-    /// not 0 and the network has no survival head.
+    /// One evaluator stack of `net` per worker ([`ValueTerms::evaluator_on`]:
+    /// on the CPU each reads the same folded weights, on a GPU each is a
+    /// client of one server), each cache counting into `cache`; fails when
+    /// the material weight is not 0 and the network has no survival head.
     pub fn evaluators(
         &self,
-        net: &PolicyValueNet,
+        net: &InferenceNet,
         rules: &Rules,
         cache: &Arc<CacheCounters>,
     ) -> Result<Vec<NetStack>, ValueTermsError> {
         (0..self.worker_count())
-            .map(|_| self.value_terms().evaluator(net, rules, cache.clone()))
+            .map(|_| {
+                self.value_terms()
+                    .evaluator_on(net.clone(), rules, cache.clone())
+            })
             .collect()
     }
 

@@ -6,7 +6,7 @@
 
 use crate::decay::{WeightDecay, WeightDecayKind};
 use crate::layers::{self, LayerError};
-use jungle_net::NetConfig;
+use jungle_net::{DeviceChoice, NetConfig};
 use jungle_play::{PlayerSpec, SpecError};
 use jungle_rules::InvalidKey;
 use jungle_selfplay::{SelfPlayConfig, SelfPlayConfigError};
@@ -82,6 +82,11 @@ pub struct TrainSection {
     /// KataGo's.
     #[serde(default)]
     pub surprise_weight: f64,
+    /// Where the network trains and self-play evaluates: `auto` (a GPU
+    /// when the binary has its backend and one answers, else the CPU),
+    /// `cpu`, `cuda` or `wgpu` (docs/gpu.md).
+    #[serde(default)]
+    pub device: DeviceChoice,
     /// Fewest and most steps per generation.
     pub min_steps: usize,
     /// Most steps per generation.
@@ -202,12 +207,14 @@ pub const EXPERIMENTAL: [(&str, &[&str]); 5] = [
 /// files. Any other change (rules, network, optimiser, window, search,
 /// evaluation, seed) would make one run out of two different ones, so a
 /// resume that asks for it is refused ([`TrainConfig::changes`]).
-pub const SAFE_ON_RESUME: [&str; 7] = [
+pub const SAFE_ON_RESUME: [&str; 9] = [
     "run.generations",
     "run.minutes",
     "run.max_net_age",
+    "train.device",
     "selfplay.workers",
     "selfplay.games_in_flight",
+    "selfplay.gpu_games_in_flight",
     "selfplay.games_per_shard",
     "selfplay.eval_cache",
 ];

@@ -96,6 +96,9 @@ pub enum TrainError {
     /// The store the run is mirrored to failed.
     #[error(transparent)]
     Store(#[from] jungle_store::StoreError),
+    /// The device of `[train] device` cannot be used.
+    #[error("[train] {0}")]
+    Device(#[from] jungle_net::DeviceError),
     /// Self-play by workers was asked for without a store.
     #[error("run `{run}`: self-play by workers needs the store they share: give --store URL")]
     NoStore {

@@ -24,7 +24,7 @@ use crate::publish::Publisher;
 use crate::step::Trainer;
 use crate::window::{window_size, ReplayWindow};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use jungle_net::{cpu_device, load_checkpoint, save_checkpoint, CheckpointMeta};
+use jungle_net::{load_checkpoint, save_checkpoint, CheckpointMeta, Compute, InferenceNet};
 use jungle_play::arena::{run_match, ArenaConfig};
 use jungle_play::elo::{fit_elo, Rating};
 use jungle_play::opening::derive_seed;
@@ -244,6 +244,8 @@ pub struct Run {
     paths: RunPaths,
     state: RunState,
     trainer: Trainer,
+    /// Where the network trains and self-play's evaluations run.
+    compute: Compute,
     quiet: bool,
     /// The run's name.
     name: String,
@@ -277,7 +279,8 @@ impl Run {
         }
         let lock = lock_run(&paths, name)?;
         let rules = Rules::load(&config.run.variant)?;
-        let device = cpu_device();
+        let compute = config.train.device.resolve()?;
+        let device = compute.device().clone();
         let state_path = paths.state();
         let (state, trainer) = if state_path.exists() {
             let mut state = read_state(&paths)?;
@@ -353,6 +356,7 @@ impl Run {
             paths,
             state,
             trainer,
+            compute,
             quiet,
             name: name.to_string(),
             publisher: None,
@@ -364,6 +368,11 @@ impl Run {
             run.save_checkpoint()?;
         }
         Ok(run)
+    }
+
+    /// Where the network trains and self-play evaluates.
+    pub fn compute(&self) -> &Compute {
+        &self.compute
     }
 
     /// The run's state.
@@ -705,16 +714,18 @@ impl Run {
     /// Plays `games` with the current network into `out`.
     fn selfplay(&self, gen: u32, games: &GameList, out: &Path) -> Result<(), TrainError> {
         let cfg = &self.config;
-        let net = self.trainer.inference_net();
+        let net = InferenceNet::new(&self.trainer.inference_net(), &self.compute);
+        let selfplay = cfg.selfplay.for_device(self.compute.is_gpu());
         let stats = SelfPlayStats::default();
-        let evaluators = cfg.selfplay.evaluators(&net, &self.rules, &stats.cache)?;
+        let evaluators = selfplay.evaluators(&net, &self.rules, &stats.cache)?;
+        drop(net);
         let sp_bar = bar(
             games.remaining(),
             &format!("gen {gen} self-play {{bar:30}} {{pos}}/{{len}} games [{{elapsed}} < {{eta}}] {{msg}}"),
             self.quiet,
         );
         run_selfplay(
-            &cfg.selfplay,
+            &selfplay,
             &self.rules,
             evaluators,
             games,
@@ -749,7 +760,7 @@ impl Run {
                     .with_material(cfg.material_weight)
                     .with_qsearch(cfg.qsearch_weight),
             )
-            .load()
+            .load_on(&self.compute)
         };
         let current = spec(current_step)?;
         // The previous checkpoint that was evaluated (with `every` > 1 the

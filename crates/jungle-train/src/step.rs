@@ -22,6 +22,10 @@ pub struct Trainer {
     net: PolicyValueNet,
     optim: ModuleOptimizer,
     device: Device,
+    /// Whether the device is the CPU, where the plain-buffer pass runs
+    /// ([`Trainer::step`]); on a GPU every step goes through burn's
+    /// autodiff on the device.
+    on_cpu: bool,
     /// Learning rate of the next steps.
     pub learning_rate: f64,
 }
@@ -48,18 +52,27 @@ impl Trainer {
         learning_rate: f64,
         weight_decay: WeightDecay,
     ) -> Trainer {
-        jungle_net::backend::training::retain_freed_memory();
         let optim = weight_decay.optimizer();
+        let on_cpu = device.clone().without_autodiff() == jungle_net::cpu_device();
+        if on_cpu {
+            jungle_net::backend::training::retain_freed_memory();
+        }
         Trainer {
             net,
             optim,
             device: device.clone(),
+            on_cpu,
             learning_rate,
         }
     }
 
     /// One optimiser step on `batch`; returns the losses before the step.
+    /// On the CPU the plain-buffer pass; on a GPU burn's autodiff on the
+    /// device ([`Trainer::step_autodiff`], the same losses).
     pub fn step(&mut self, batch: &Batch) -> Losses {
+        if !self.on_cpu {
+            return self.step_autodiff(batch);
+        }
         let (out, tape) = forward_train(&self.net, &batch.planes, batch.size);
         let (parts, output_grads) = loss_gradients(&out, batch);
         let grads = tape.backward(&output_grads, &self.device.clone().without_autodiff());

@@ -10,7 +10,7 @@
 use crate::error::TrainError;
 use crate::publish::{host_name, incoming_prefix, read_latest, Latest};
 use crate::run::player_name;
-use jungle_net::{cpu_device, load_checkpoint, PolicyValueNet};
+use jungle_net::{cpu_device, load_checkpoint, Compute, InferenceNet};
 use jungle_play::opening::derive_seed;
 use jungle_rules::Rules;
 use jungle_selfplay::{run_selfplay, shard_files, GameList, SelfPlayStats};
@@ -39,6 +39,9 @@ pub struct WorkerSettings {
     /// The worker's name in the store's keys (unique among the run's
     /// workers: [`worker_id`] makes one).
     pub id: String,
+    /// Where its network runs (on a GPU, `selfplay.gpu_games_in_flight`
+    /// games per thread).
+    pub compute: Compute,
 }
 
 /// Why a worker stopped.
@@ -118,7 +121,7 @@ pub fn worker_id() -> String {
 /// The network a worker plays with.
 struct Network {
     step: u64,
-    net: PolicyValueNet,
+    net: InferenceNet,
     rules: Rules,
     latest: Latest,
 }
@@ -175,14 +178,23 @@ pub fn run_worker(
         }
         if network.as_ref().is_none_or(|n| n.step != latest.step) {
             let timer = Instant::now();
-            network = Some(fetch_network(store, latest, &settings.work)?);
+            network = Some(fetch_network(
+                store,
+                latest,
+                &settings.work,
+                &settings.compute,
+            )?);
             report.store_seconds += timer.elapsed().as_secs_f64();
             let step = network.as_ref().expect("just set").step;
             report.networks.push(step);
             events(WorkerEvent::Network(step));
         }
         let net = network.as_ref().expect("set above");
-        let mut selfplay = net.latest.config.selfplay.clone();
+        let mut selfplay = net
+            .latest
+            .config
+            .selfplay
+            .for_device(settings.compute.is_gpu());
         if let Some(threads) = settings.threads {
             selfplay.workers = threads;
         }
@@ -246,7 +258,12 @@ pub fn run_worker(
 }
 
 /// Downloads the checkpoint `latest` names into `work/net/` and loads it.
-fn fetch_network(store: &Store, latest: Latest, work: &Path) -> Result<Network, TrainError> {
+fn fetch_network(
+    store: &Store,
+    latest: Latest,
+    work: &Path,
+    compute: &Compute,
+) -> Result<Network, TrainError> {
     let folder = work.join("net");
     if folder.exists() {
         std::fs::remove_dir_all(&folder).map_err(TrainError::io(&folder))?;
@@ -268,7 +285,7 @@ fn fetch_network(store: &Store, latest: Latest, work: &Path) -> Result<Network, 
     let checkpoint = load_checkpoint(&prefix, &cpu_device())?;
     Ok(Network {
         step: latest.step,
-        net: checkpoint.net,
+        net: InferenceNet::new(&checkpoint.net, compute),
         rules: checkpoint.meta.rules,
         latest,
     })

@@ -42,6 +42,7 @@ fn settings(id: &str, work: &Path) -> WorkerSettings {
         work: work.to_path_buf(),
         poll: Duration::from_millis(50),
         id: id.to_string(),
+        compute: jungle_net::Compute::cpu(),
     }
 }
 

@@ -1,6 +1,6 @@
 //! `jungle analyze`: what a player makes of one position.
 
-use super::shared::{load_position, load_rules, parse_player};
+use super::shared::{load_position, load_rules, parse_player, DeviceArgs};
 use anyhow::{Context, Result};
 use clap::Args;
 use jungle_rules::Game;
@@ -28,6 +28,9 @@ pub struct AnalyzeArgs {
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
+    /// Where `net:` players' networks run.
+    #[command(flatten)]
+    device: DeviceArgs,
 }
 
 #[derive(Serialize)]
@@ -40,9 +43,10 @@ struct Report {
 
 /// Runs `jungle analyze`.
 pub fn run(args: &AnalyzeArgs) -> Result<()> {
+    let compute = args.device.open()?;
     let rules = load_rules(&args.variant)?;
     let position = load_position(args.fen.as_deref(), &rules)?;
-    let factory = parse_player(&args.player).context("--player")?;
+    let factory = parse_player(&args.player, &compute).context("--player")?;
     let mut game = Game::from_position(rules.clone(), position);
     for (i, text) in args.moves.split_whitespace().enumerate() {
         game.play_text(text)

@@ -1,6 +1,6 @@
 //! `jungle arena`: a match between two players, games in parallel.
 
-use super::shared::{load_rules, parse_player};
+use super::shared::{load_rules, parse_player, DeviceArgs};
 use anyhow::{Context, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -40,13 +40,17 @@ pub struct ArenaArgs {
     /// file, one JSON object per line.
     #[arg(long)]
     record: Option<PathBuf>,
+    /// Where `net:` players' networks run.
+    #[command(flatten)]
+    device: DeviceArgs,
 }
 
 /// Runs `jungle arena`.
 pub fn run(args: &ArenaArgs) -> Result<()> {
+    let compute = args.device.open()?;
     let rules = load_rules(&args.variant)?;
-    let a = parse_player(&args.a).context("--a")?;
-    let b = parse_player(&args.b).context("--b")?;
+    let a = parse_player(&args.a, &compute).context("--a")?;
+    let b = parse_player(&args.b, &compute).context("--b")?;
     let mut cfg = ArenaConfig::new(rules, args.games, args.seed);
     cfg.opening_plies = args.opening_plies;
 

@@ -1,15 +1,16 @@
 //! `jungle bench net`: inference and training throughput of a network.
 
+use super::shared::DeviceArgs;
 use anyhow::Result;
 use burn::module::Module;
-use burn::tensor::{Device, Tensor, TensorData};
 use clap::Args;
 use jungle_net::backend::inference::FastNet;
 use jungle_net::backend::large_product;
+use jungle_net::backend::served::forward_on_device;
 use jungle_net::encoding::{Encoding, POLICY_SLOTS};
 use jungle_net::{cpu_device, NetConfig, SURVIVAL_OUTPUTS};
 use jungle_play::opening::random_opening;
-use jungle_rules::{Position, Rules, FILES, RANKS};
+use jungle_rules::{Position, Rules};
 use jungle_train::decay::WeightDecay;
 use jungle_train::samples::Batch;
 use jungle_train::step::Trainer;
@@ -49,6 +50,10 @@ pub struct BenchNetArgs {
     /// are their sum.
     #[arg(long, default_value_t = 1)]
     threads: usize,
+    /// Where burn's passes run (the inference column and training); the
+    /// fast path's column is always the CPU's.
+    #[command(flatten)]
+    device: DeviceArgs,
 }
 
 #[derive(Serialize)]
@@ -61,12 +66,18 @@ struct Infer {
     gflops: f64,
     /// `gflops` over the measured peak.
     share_of_peak: f64,
-    /// burn's own forward pass (flex backend), for comparison.
+    /// burn's own forward pass on `--device` (flex on the CPU), its
+    /// outputs read back.
     burn_pos_per_s: f64,
+    /// Milliseconds per pass of that: what a search thread waits for a
+    /// batch of this size.
+    burn_ms_per_pass: f64,
 }
 
 #[derive(Serialize)]
 struct Report {
+    /// Where burn's passes ran.
+    device: String,
     blocks: usize,
     filters: usize,
     planes: usize,
@@ -83,10 +94,11 @@ struct Report {
     gemm_peak_gflops: f64,
     infer: Vec<Infer>,
     train_batch: usize,
-    /// The training step `jungle train` runs (forward and backward passes
-    /// on plain buffers, burn's Adam).
+    /// The training step `jungle train` runs on `--device`: on the CPU the
+    /// forward and backward passes on plain buffers, on a GPU burn's
+    /// autodiff there; burn's Adam.
     train_samples_per_s: f64,
-    /// The same step through burn's autodiff, for comparison.
+    /// The same step through burn's autodiff on `--device`, for comparison.
     train_autodiff_samples_per_s: f64,
 }
 
@@ -114,17 +126,6 @@ fn game_positions(n: usize, rules: &Rules) -> Vec<Position> {
             *random_opening(rules, plies, i as u64).position()
         })
         .collect()
-}
-
-/// The same as a tensor on `device`.
-fn input(encoding: Encoding, batch: usize, device: &Device) -> Tensor<4> {
-    Tensor::from_data(
-        TensorData::new(
-            encoded(encoding, batch),
-            [batch, encoding.planes(), RANKS as usize, FILES as usize],
-        ),
-        device,
-    )
 }
 
 /// A training batch of `n` positions with fixed targets (the content does
@@ -174,6 +175,7 @@ fn rate_on_threads<F: FnMut()>(seconds: f64, threads: usize, make: impl Fn() -> 
 /// Runs `jungle bench net`.
 pub fn run(args: &BenchNetArgs, json: bool) -> Result<()> {
     anyhow::ensure!(args.threads > 0, "--threads: at least 1");
+    let compute = args.device.open()?;
     let config = NetConfig::new()
         .with_blocks(args.blocks)
         .with_filters(args.filters)
@@ -196,18 +198,16 @@ pub fn run(args: &BenchNetArgs, json: bool) -> Result<()> {
         * (peak_size as f64).powi(3)
         / 1e9;
     let flops = config.flops_per_position();
-    let device = cpu_device();
-    let net = config.init(&device).valid();
+    let net = config.init(&cpu_device()).valid();
     let fast = FastNet::new(&net);
+    let on_device = net.clone().to_device(compute.device());
     let mut infer = Vec::new();
     for &batch in &args.batches {
         anyhow::ensure!(batch > 0, "--batches: a batch size must be at least 1");
-        let x = input(encoding, batch, &device);
-        let burn_calls = rate(args.seconds, || {
-            let out = net.forward(x.clone());
-            let _ = out.policy.into_data();
-        });
         let data = encoded(encoding, batch);
+        let burn_calls = rate(args.seconds, || {
+            let _ = forward_on_device(&on_device, compute.device(), encoding, data.clone(), batch);
+        });
         let fast_calls = rate_on_threads(args.seconds, args.threads, || {
             || {
                 let _ = fast.forward(&data, batch);
@@ -220,12 +220,13 @@ pub fn run(args: &BenchNetArgs, json: bool) -> Result<()> {
             gflops: pos_per_s * flops / 1e9,
             share_of_peak: pos_per_s * flops / 1e9 / peak,
             burn_pos_per_s: burn_calls * batch as f64,
+            burn_ms_per_pass: 1e3 / burn_calls,
         });
     }
 
     let n = args.train_batch.max(1);
     let batch = training_batch(&config, encoding, n);
-    let train_device = device.clone().autodiff();
+    let train_device = compute.device().clone().autodiff();
     let mut trainer = Trainer::new(&config, &train_device, 1e-3, WeightDecay::l2(1e-4));
     let fast_steps = rate(args.seconds, || {
         trainer.step(&batch);
@@ -235,6 +236,7 @@ pub fn run(args: &BenchNetArgs, json: bool) -> Result<()> {
         trainer.step_autodiff(&batch);
     });
     let report = Report {
+        device: compute.to_string(),
         blocks: args.blocks,
         filters: args.filters,
         planes: encoding.planes(),
@@ -253,12 +255,13 @@ pub fn run(args: &BenchNetArgs, json: bool) -> Result<()> {
         return Ok(());
     }
     println!(
-        "network {} blocks x {} filters, {} input planes, {:.1} MFLOP/position; fast path {} thread(s), burn flex {} threads",
+        "network {} blocks x {} filters, {} input planes, {:.1} MFLOP/position; fast path {} thread(s), burn on {} ({} CPU threads)",
         report.blocks,
         report.filters,
         report.planes,
         report.flops_per_position / 1e6,
         report.fast_threads,
+        report.device,
         report.threads
     );
     println!(
@@ -270,22 +273,26 @@ pub fn run(args: &BenchNetArgs, json: bool) -> Result<()> {
         report.encode_pos_per_s
     );
     println!(
-        "{:>8} {:>20} {:>10} {:>8} {:>20}",
-        "batch", "positions/s (fast)", "GFLOP/s", "of peak", "positions/s (burn)"
+        "{:>8} {:>20} {:>10} {:>8} {:>20} {:>12}",
+        "batch", "positions/s (fast)", "GFLOP/s", "of peak", "positions/s (burn)", "ms/pass"
     );
     for row in &report.infer {
         println!(
-            "{:>8} {:>20.0} {:>10.1} {:>7.0}% {:>20.0}",
+            "{:>8} {:>20.0} {:>10.1} {:>7.0}% {:>20.0} {:>12.2}",
             row.batch,
             row.pos_per_s,
             row.gflops,
             100.0 * row.share_of_peak,
-            row.burn_pos_per_s
+            row.burn_pos_per_s,
+            row.burn_ms_per_pass
         );
     }
     println!(
-        "training at batch {}: {:.0} samples/s ({:.0} through burn's autodiff)",
-        report.train_batch, report.train_samples_per_s, report.train_autodiff_samples_per_s
+        "training at batch {} on {}: {:.0} samples/s ({:.0} through burn's autodiff)",
+        report.train_batch,
+        report.device,
+        report.train_samples_per_s,
+        report.train_autodiff_samples_per_s
     );
     Ok(())
 }

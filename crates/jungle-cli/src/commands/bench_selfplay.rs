@@ -3,10 +3,11 @@
 //! network evaluations per second, batch size, cache hits, peak memory,
 //! and where the time goes ([`jungle_mcts::profile`]).
 
+use super::shared::DeviceArgs;
 use anyhow::{Context, Result};
 use clap::Args;
 use jungle_mcts::profile::{self, Phase};
-use jungle_net::{cpu_device, load_checkpoint};
+use jungle_net::{cpu_device, load_checkpoint, InferenceNet};
 use jungle_selfplay::{run_selfplay, GameList, SelfPlayStats};
 use jungle_train::config::TrainConfig;
 use serde::Serialize;
@@ -37,11 +38,16 @@ pub struct BenchSelfPlayArgs {
     /// Seconds during which games start (those under way then finish).
     #[arg(long, default_value_t = 60.0)]
     seconds: f64,
+    /// Where the network runs (on a GPU, `selfplay.gpu_games_in_flight`
+    /// games per worker and one server for all).
+    #[command(flatten)]
+    device: DeviceArgs,
 }
 
 #[derive(Serialize)]
 struct Report {
     network: String,
+    device: String,
     workers: usize,
     games_in_flight: usize,
     seconds: f64,
@@ -52,6 +58,9 @@ struct Report {
     evals_per_s: f64,
     mean_batch: f64,
     mean_network_batch: f64,
+    /// On a GPU: positions per forward pass of the server, which gathers
+    /// every worker's batch.
+    server_batch: Option<f64>,
     cache_hit: f64,
     peak_rss_mb: Option<f64>,
     /// Shares of the worker threads' time (workers x wall clock).
@@ -73,6 +82,7 @@ pub fn run(args: &BenchSelfPlayArgs, json: bool) -> Result<()> {
         "--seconds {}: expected more than 0 and at most 86400",
         args.seconds
     );
+    let compute = args.device.open()?;
     let config = TrainConfig::load(args.config.as_deref(), &args.sets)?;
     let checkpoint = args
         .checkpoint
@@ -86,9 +96,10 @@ pub fn run(args: &BenchSelfPlayArgs, json: bool) -> Result<()> {
         )
     })?;
     let rules = ck.meta.rules.clone();
-    let sp = &config.selfplay;
+    let sp = &config.selfplay.for_device(compute.is_gpu());
     let stats = SelfPlayStats::default();
-    let evaluators = sp.evaluators(&ck.net, &rules, &stats.cache)?;
+    let net = InferenceNet::new(&ck.net, &compute);
+    let evaluators = sp.evaluators(&net, &rules, &stats.cache)?;
     let workers = evaluators.len();
     let out = std::env::temp_dir().join(format!("jungle-bench-selfplay-{}", std::process::id()));
     let mut games = GameList::new(u64::MAX, 1);
@@ -121,7 +132,9 @@ pub fn run(args: &BenchSelfPlayArgs, json: bool) -> Result<()> {
     let _ = std::fs::remove_dir_all(&out);
     result?;
     let wall = started.elapsed().as_secs_f64();
-    let report = report(&stats, &checkpoint, workers, sp.games_in_flight, wall);
+    let mut report = report(&stats, &checkpoint, workers, sp.games_in_flight, wall);
+    report.device = compute.to_string();
+    report.server_batch = net.server_stats().map(|s| s.mean_batch());
     if json {
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {
@@ -172,6 +185,7 @@ fn report(
     // `shard_write` is the collecting thread's, beside the workers.
     Report {
         network: checkpoint.display().to_string(),
+        device: "cpu".to_string(),
         workers,
         games_in_flight,
         seconds: wall,
@@ -182,6 +196,7 @@ fn report(
         evals_per_s: network_evals / wall,
         mean_batch: leaves / calls,
         mean_network_batch: network_evals / calls,
+        server_batch: None,
         cache_hit: stats.cache.hit_rate(),
         peak_rss_mb: peak_rss_mb(),
         time_shares: shares,
@@ -190,8 +205,8 @@ fn report(
 
 fn print_report(r: &Report) {
     println!(
-        "self-play with {}: {} workers x {} games in flight, {:.1} s",
-        r.network, r.workers, r.games_in_flight, r.seconds
+        "self-play with {} on {}: {} workers x {} games in flight, {:.1} s",
+        r.network, r.device, r.workers, r.games_in_flight, r.seconds
     );
     println!(
         "  {} games: {:.0} games/hour, {:.0} positions/s",
@@ -205,6 +220,9 @@ fn print_report(r: &Report) {
         r.mean_network_batch,
         100.0 * r.cache_hit
     );
+    if let Some(batch) = r.server_batch {
+        println!("  the device's server: {batch:.0} positions per forward pass");
+    }
     match r.peak_rss_mb {
         Some(mb) => println!("  peak memory {mb:.0} MB"),
         None => println!("  peak memory: not known on this system"),

@@ -1,6 +1,6 @@
 //! `jungle play`: a human against a player in the terminal.
 
-use super::shared::{load_rules, parse_player};
+use super::shared::{load_rules, parse_player, DeviceArgs};
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use jungle_rules::{Game, Side};
@@ -23,6 +23,9 @@ pub struct PlayArgs {
     /// Seed of the opponent.
     #[arg(long, default_value_t = 0)]
     seed: u64,
+    /// Where `net:` players' networks run.
+    #[command(flatten)]
+    device: DeviceArgs,
 }
 
 const HELP: &str =
@@ -39,13 +42,14 @@ fn replay(start: &Game, moves: &[jungle_rules::Move]) -> Game {
 
 /// Runs `jungle play`, reading commands from stdin.
 pub fn run(args: &PlayArgs) -> Result<()> {
+    let compute = args.device.open()?;
     let rules = load_rules(&args.variant)?;
     let human = match args.side.as_str() {
         "south" => Side::South,
         "north" => Side::North,
         other => bail!("--side: `{other}`, expected south or north"),
     };
-    let factory = parse_player(&args.player).context("--player")?;
+    let factory = parse_player(&args.player, &compute).context("--player")?;
     let mut opponent = factory.build(&rules, args.seed);
     let mut helper = factory.build(&rules, args.seed ^ 0x5EED);
     let start = match &args.fen {

@@ -1,11 +1,11 @@
 //! `jungle selfplay`: write game shards with a network, and
 //! `jungle shards stats`: read them back.
 
-use super::shared::load_rules;
+use super::shared::{load_rules, DeviceArgs};
 use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use jungle_net::{cpu_device, load_checkpoint, NetConfig};
+use jungle_net::{cpu_device, load_checkpoint, InferenceNet, NetConfig};
 use jungle_selfplay::{
     read_shard, run_selfplay, shard_files, shard_stats, GameList, SelfPlayConfig, SelfPlayStats,
     ShardStats,
@@ -49,6 +49,10 @@ pub struct SelfPlayArgs {
     /// (use another seed to add games).
     #[arg(long, default_value_t = 0)]
     seed: u64,
+    /// Where the network runs (on a GPU, `gpu_games_in_flight` games per
+    /// worker).
+    #[command(flatten)]
+    device: DeviceArgs,
 }
 
 #[derive(Deserialize)]
@@ -75,10 +79,12 @@ pub fn load_selfplay_config(path: &Path) -> Result<SelfPlayConfig> {
 
 /// Runs `jungle selfplay`.
 pub fn run(args: &SelfPlayArgs) -> Result<()> {
-    let mut config = match &args.config {
+    let compute = args.device.open()?;
+    let config = match &args.config {
         Some(path) => load_selfplay_config(path)?,
         None => SelfPlayConfig::default(),
     };
+    let mut config = config.for_device(compute.is_gpu());
     if let Some(w) = args.workers {
         if w == 0 {
             bail!("--workers must be at least 1");
@@ -127,7 +133,7 @@ pub fn run(args: &SelfPlayArgs) -> Result<()> {
         }
     }
     let stats = SelfPlayStats::default();
-    let evaluators = config.evaluators(&net, &rules, &stats.cache)?;
+    let evaluators = config.evaluators(&InferenceNet::new(&net, &compute), &rules, &stats.cache)?;
     let workers = evaluators.len();
 
     let bar = ProgressBar::new(games.remaining());

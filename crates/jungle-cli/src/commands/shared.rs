@@ -1,6 +1,9 @@
-//! Pieces several subcommands use: loading a rule set and a position.
+//! Pieces several subcommands use: loading a rule set, a position, a
+//! player, and `--device`.
 
 use anyhow::{Context, Result};
+use clap::Args;
+use jungle_net::{Compute, DeviceChoice};
 use jungle_play::PlayerFactory;
 use jungle_rules::{Position, Rules};
 
@@ -18,7 +21,30 @@ pub fn load_position(fen: Option<&str>, rules: &Rules) -> Result<Position> {
 }
 
 /// Parses a player spec ([`jungle_play::PLAYER_FORMS`]) and loads it: a
-/// `net:` checkpoint is read, a `jcei:` engine started once.
-pub fn parse_player(spec: &str) -> Result<Box<dyn PlayerFactory>> {
-    Ok(jungle_play::load_player(spec)?)
+/// `net:` checkpoint is read onto `compute`'s device, a `jcei:` engine
+/// started once.
+pub fn parse_player(spec: &str, compute: &Compute) -> Result<Box<dyn PlayerFactory>> {
+    Ok(jungle_play::load_player_on(spec, compute)?)
+}
+
+/// `--device`: where a command's network runs.
+#[derive(Args, Clone, Debug)]
+pub struct DeviceArgs {
+    /// Where the network runs: auto (a GPU when this binary was built with
+    /// its backend and one answers, else the CPU), cpu, cuda or wgpu
+    /// (docs/gpu.md).
+    #[arg(long, default_value = "auto", value_name = "DEVICE")]
+    pub device: DeviceChoice,
+}
+
+impl DeviceArgs {
+    /// Opens the device; says which one on stderr when it is a GPU (the
+    /// CPU is what every command used before there was a choice).
+    pub fn open(&self) -> Result<Compute> {
+        let compute = self.device.resolve()?;
+        if compute.is_gpu() {
+            eprintln!("device: {compute}");
+        }
+        Ok(compute)
+    }
 }

@@ -3,6 +3,7 @@
 
 use anyhow::{Context, Result};
 use clap::Args;
+use jungle_net::DeviceChoice;
 use jungle_play::elo::Rating;
 use jungle_store::Store;
 use jungle_train::restore::restore_run;
@@ -16,9 +17,11 @@ pub struct TrainArgs {
     /// Training config (toml): only the keys it changes from the embedded
     /// configs/default.toml, which it is layered over; default: that file
     /// alone for a new run, the run's own config (from its state.json) for
-    /// one that exists. A resumed run may change only its length and
-    /// self-play's threads (run.generations, run.minutes, run.max_net_age, selfplay.workers,
-    /// selfplay.games_in_flight, selfplay.games_per_shard, selfplay.eval_cache).
+    /// one that exists. A resumed run may change only its length, its
+    /// device and self-play's threads (run.generations, run.minutes,
+    /// run.max_net_age, train.device, selfplay.workers,
+    /// selfplay.games_in_flight, selfplay.gpu_games_in_flight,
+    /// selfplay.games_per_shard, selfplay.eval_cache).
     #[arg(long)]
     config: Option<PathBuf>,
     /// Overrides one key over the config, e.g. `--set train.learning_rate=0.001`
@@ -44,6 +47,10 @@ pub struct TrainArgs {
     /// each generation waits for its games there).
     #[arg(long, value_enum, default_value_t = SelfPlayFrom::Local, requires_if("external", "store"))]
     selfplay: SelfPlayFrom,
+    /// Where the network trains and self-play evaluates: auto, cpu, cuda or
+    /// wgpu (the same as `--set train.device=DEVICE`; docs/gpu.md).
+    #[arg(long, value_name = "DEVICE")]
+    device: Option<DeviceChoice>,
 }
 
 /// Where a run's self-play games come from.
@@ -97,8 +104,13 @@ pub fn run(args: &TrainArgs) -> Result<()> {
             );
         }
     }
-    let config = run_config(&args.root, &args.run, args.config.as_deref(), &args.sets)?;
+    let mut sets = args.sets.clone();
+    if let Some(device) = args.device {
+        sets.push(format!("train.device=\"{device}\""));
+    }
+    let config = run_config(&args.root, &args.run, args.config.as_deref(), &sets)?;
     let mut run = Run::open(&args.root, &args.run, config, false)?;
+    println!("run `{}` on device: {}", args.run, run.compute());
     if let Some(store) = store {
         let url = store.url().text.clone();
         run.publish_to(store, &args.root)?;

@@ -1,7 +1,7 @@
 //! `jungle variants`: compare rule sets by first-mover score, draws, game
 //! length and end reasons.
 
-use super::shared::parse_player;
+use super::shared::{parse_player, DeviceArgs};
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -42,10 +42,14 @@ pub struct VariantsArgs {
     /// Print one JSON object instead of the table.
     #[arg(long)]
     json: bool,
+    /// Where `net:` players' networks run.
+    #[command(flatten)]
+    device: DeviceArgs,
 }
 
 /// Runs `jungle variants`.
 pub fn run(args: &VariantsArgs) -> Result<()> {
+    let compute = args.device.open()?;
     let list = match (&args.variants, args.all) {
         (_, true) => "all".to_string(),
         (Some(list), false) => list.clone(),
@@ -55,9 +59,9 @@ pub fn run(args: &VariantsArgs) -> Result<()> {
     if args.games == 0 {
         bail!("--games must be at least 1");
     }
-    let player = parse_player(&args.player).context("--player")?;
+    let player = parse_player(&args.player, &compute).context("--player")?;
     let opponent = match &args.opponent {
-        Some(spec) => Some(parse_player(spec).context("--opponent")?),
+        Some(spec) => Some(parse_player(spec, &compute).context("--opponent")?),
         None => None,
     };
     let mut cfg = CompareConfig::new(args.games, args.seed);

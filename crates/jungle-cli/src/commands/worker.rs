@@ -1,6 +1,7 @@
 //! `jungle worker`: a stateless self-play process for a run published to
 //! a store (`jungle train --store URL --selfplay external`).
 
+use super::shared::DeviceArgs;
 use anyhow::Result;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -42,6 +43,10 @@ pub struct WorkerArgs {
     /// a random part); two workers must not share one.
     #[arg(long)]
     id: Option<String>,
+    /// Where the network runs (on a GPU, the run's
+    /// `selfplay.gpu_games_in_flight` games per thread).
+    #[command(flatten)]
+    device: DeviceArgs,
 }
 
 /// Runs `jungle worker`.
@@ -58,6 +63,7 @@ pub fn run(args: &WorkerArgs) -> Result<()> {
             anyhow::bail!("--id `{id}`: expected letters, digits, `-` and `_` only (it names files in the store)");
         }
     }
+    let compute = args.device.open()?;
     let store = Store::open_url(&args.store)?;
     let id = args.id.clone().unwrap_or_else(worker_id);
     let work = args
@@ -76,8 +82,12 @@ pub fn run(args: &WorkerArgs) -> Result<()> {
         work: work.clone(),
         poll: Duration::from_secs(2),
         id: id.clone(),
+        compute: compute.clone(),
     };
-    println!("worker {id}: run `{}` in {}", args.run, args.store);
+    println!(
+        "worker {id}: run `{}` in {}, device: {compute}",
+        args.run, args.store
+    );
     let bar = ProgressBar::new_spinner();
     bar.set_style(
         ProgressStyle::with_template("{spinner} [{elapsed}] {msg}").expect("valid template"),

@@ -11,6 +11,9 @@
 //! - [`training`]: the forward pass in training mode and its backward pass
 //!   on plain buffers, 2.5-2.9x burn's autodiff per step, handing its
 //!   gradients to burn's optimiser;
+//! - [`served`]: the reference module on a GPU (burn's CUDA or wgpu
+//!   backend) behind one server thread that gathers every search thread's
+//!   batch into one forward pass;
 //! - `kernels`: what the two plain-buffer backends share (GEMM, im2col,
 //!   layouts, ReLU, pooling).
 //!
@@ -22,6 +25,7 @@ pub mod inference;
 pub(crate) mod kernels;
 pub use kernels::large_product;
 pub mod reference;
+pub mod served;
 pub(crate) mod small_gemm;
 pub mod training;
 pub(crate) mod winograd;
