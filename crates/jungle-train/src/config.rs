@@ -780,6 +780,30 @@ mod tests {
     }
 
     #[test]
+    fn the_device_is_read_checked_and_may_change_on_resume() {
+        assert_eq!(
+            TrainConfig::default_config().train.device,
+            DeviceChoice::Auto
+        );
+        let cfg = TrainConfig::from_toml("[train]\ndevice = \"cpu\"\n", "x.toml").unwrap();
+        assert_eq!(cfg.train.device, DeviceChoice::Cpu);
+        let e = TrainConfig::from_toml("[train]\ndevice = \"tpu\"\n", "x.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("x.toml") && e.contains("device") && e.contains("wgpu"),
+            "{e}"
+        );
+        let changes = TrainConfig::default_config().changes(&cfg);
+        assert_eq!(changes.len(), 1, "{changes:?}");
+        assert!(changes[0].is_safe_on_resume(), "{}", changes[0]);
+        let e = TrainConfig::from_toml("[selfplay]\ngpu_games_in_flight = 0\n", "x.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("gpu_games_in_flight"), "{e}");
+    }
+
+    #[test]
     fn every_number_has_a_range() {
         for (text, key) in [
             ("[run]\nminutes = nan\ngenerations = 0\n", "minutes"),
