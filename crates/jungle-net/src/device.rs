@@ -202,7 +202,8 @@ fn open(
     std::panic::set_hook(hook);
     let unavailable = |problem: String| DeviceError::Unavailable { choice, problem };
     match opened {
-        Ok((device, sum, identity)) if sum == 4.0 => {
+        Ok((_, sum, _)) if sum != 4.0 => Err(unavailable(format!("a test sum gave {sum}, not 4"))),
+        Ok((device, _, identity)) => {
             let (label, card) = match identity {
                 Some(id) => (id.name, id.physical.is_some()),
                 None => ("unnamed".to_string(), false),
@@ -214,7 +215,6 @@ fn open(
                 card,
             })
         }
-        Ok((_, sum, _)) => Err(unavailable(format!("a test sum gave {sum}, not 4"))),
         Err(panic) => Err(unavailable(panic_message(&*panic))),
     }
 }
