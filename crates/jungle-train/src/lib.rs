@@ -18,6 +18,7 @@ pub mod incoming;
 pub mod layers;
 pub mod losses;
 pub mod matches;
+pub mod npz;
 pub mod plots;
 pub mod publish;
 pub mod restore;

@@ -6,7 +6,7 @@
 use jungle_net::encoding::{move_slot, Encoding, POLICY_SLOTS};
 use jungle_net::{SURVIVAL_NEAR_PLIES, SURVIVAL_OUTPUTS};
 use jungle_rules::{Game, Move, Position, Rules, Side};
-use jungle_selfplay::{unpack_move, verify_game, BadGame, GameRecord};
+use jungle_selfplay::{unpack_move, verify_game, BadGame, GameRecord, MoveRecord};
 
 /// One training position, compact.
 #[derive(Clone, Debug, PartialEq)]
@@ -111,6 +111,26 @@ impl TrainingPosition {
     }
 }
 
+/// Replays a game record from its start position, calling `at` before each
+/// move with the ply, the game so far (its position is the one the move was
+/// chosen in) and the move's record; returns the game after the last move.
+/// Checks only that each move is legal: [`game_positions`] verifies the
+/// targets too.
+pub fn replay_game(
+    record: &GameRecord,
+    rules: &Rules,
+    mut at: impl FnMut(usize, &Game, &MoveRecord) -> Result<(), BadGame>,
+) -> Result<Game, BadGame> {
+    let mut game = Game::from_fen(rules.clone(), &record.start_fen)?;
+    for (ply, m) in record.moves.iter().enumerate() {
+        at(ply, &game, m)?;
+        let mv = unpack_move(m.mv).ok_or(BadGame::MoveCode { ply, code: m.mv })?;
+        game.play(mv)
+            .map_err(|source| BadGame::IllegalMove { ply, source })?;
+    }
+    Ok(game)
+}
+
 /// The training positions of a game: its full-search moves, replayed. A
 /// game that does not replay ([`verify_game`]: an illegal move or target, a
 /// target that is not a distribution, another result) is an error.
@@ -121,15 +141,14 @@ pub fn game_positions(
     // Targets are read from disk: a move that is not legal there, or a
     // probability that is not one, would panic or poison the loss below.
     verify_game(record, rules)?;
-    let mut game = Game::from_fen(rules.clone(), &record.start_fen)?;
     let total = record.moves.len();
     // Every position of the game (the final one too) for the survival
     // targets, and the training positions without them.
     let mut positions = Vec::with_capacity(total + 1);
     let mut out = Vec::new();
-    for (ply, m) in record.moves.iter().enumerate() {
+    let end = replay_game(record, rules, |ply, game, m| {
         positions.push(*game.position());
-        if m.full_search && !m.target.is_empty() {
+        if is_training_move(m) {
             let position = positions[ply];
             let mover = position.side_to_move();
             let target = m
@@ -159,11 +178,9 @@ pub fn game_positions(
                 },
             ));
         }
-        let mv = unpack_move(m.mv).ok_or(BadGame::MoveCode { ply, code: m.mv })?;
-        game.play(mv)
-            .map_err(|source| BadGame::IllegalMove { ply, source })?;
-    }
-    positions.push(*game.position());
+        Ok(())
+    })?;
+    positions.push(*end.position());
     Ok(out
         .into_iter()
         .map(|(ply, mut p)| {
@@ -171,6 +188,12 @@ pub fn game_positions(
             p
         })
         .collect())
+}
+
+/// Whether a replayed move is a training position (a full search with a
+/// target), as [`game_positions`] takes them.
+pub fn is_training_move(m: &MoveRecord) -> bool {
+    m.full_search && !m.target.is_empty()
 }
 
 /// Every sample of a game in `encoding`: each full-search position, and

@@ -228,11 +228,18 @@ enum ShardsCommand {
         #[arg(long)]
         json: bool,
     },
+    /// Write the training positions of a shard directory (and its
+    /// subfolders) as NumPy arrays in one .npz file: input planes, policy
+    /// targets, legal-move masks, results, plies left (docs/guide/python.md).
+    Export(super::shards_export::ExportArgs),
 }
 
 /// Runs `jungle shards`.
 pub fn run_shards(args: &ShardsArgs) -> Result<()> {
-    let ShardsCommand::Stats { dir, verify, json } = &args.command;
+    let (dir, verify, json) = match &args.command {
+        ShardsCommand::Stats { dir, verify, json } => (dir, verify, json),
+        ShardsCommand::Export(export) => return super::shards_export::run_export(export),
+    };
     let s = shard_stats(dir, *verify)?;
     if *json {
         println!("{}", stats_json(dir, &s));

@@ -1,0 +1,108 @@
+//! `jungle shards export DIR --out FILE.npz`: training positions for
+//! Python, as NumPy arrays.
+
+use anyhow::{bail, Result};
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use jungle_net::encoding::Encoding;
+use jungle_selfplay::shard_files_within;
+use jungle_train::npz::{export_npz, NpzOptions};
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// Arguments of `jungle shards export`.
+#[derive(Args)]
+pub struct ExportArgs {
+    /// The shard directory (a run's `data/RUN` folder: every generation's
+    /// subfolder is read).
+    dir: PathBuf,
+    /// The .npz file to write (replaced if it exists).
+    #[arg(long)]
+    out: PathBuf,
+    /// Input encoding version of the planes: 1 (38 planes), 2 (+ tactical,
+    /// 42) or 3 (+ exchange, 44; the default network's).
+    #[arg(long, default_value_t = 3)]
+    encoding: u32,
+    /// Also write each position's left-right mirror image after it.
+    #[arg(long)]
+    mirror: bool,
+    /// Deflate the arrays (several times smaller, slower to write and load).
+    #[arg(long)]
+    compress: bool,
+    /// Print one JSON object instead of the text summary.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Runs `jungle shards export`.
+pub fn run_export(args: &ExportArgs) -> Result<()> {
+    let Some(encoding) = Encoding::from_version(args.encoding) else {
+        let known: Vec<String> = Encoding::ALL
+            .iter()
+            .map(|e| e.version().to_string())
+            .collect();
+        bail!(
+            "--encoding {}: expected one of {}",
+            args.encoding,
+            known.join(", ")
+        );
+    };
+    let files = shard_files_within(&args.dir)?;
+    if files.is_empty() {
+        bail!("{}: no shard-*.bin files here or below", args.dir.display());
+    }
+    let options = NpzOptions {
+        encoding,
+        mirror: args.mirror,
+        compress: args.compress,
+    };
+    let bar = ProgressBar::new(files.len() as u64);
+    bar.set_style(
+        ProgressStyle::with_template(
+            "export {bar:30} {pos}/{len} shards [{elapsed} < {eta}] {msg}",
+        )
+        .expect("valid template"),
+    );
+    let started = Instant::now();
+    let summary = export_npz(&files, &options, &args.out, |rows| {
+        bar.inc(1);
+        bar.set_message(format!("{rows} rows"));
+    })?;
+    bar.finish_and_clear();
+    let seconds = started.elapsed().as_secs_f64();
+    let rows_per_second = summary.rows as f64 / seconds.max(1e-9);
+    if args.json {
+        println!(
+            "{}",
+            serde_json::json!({
+                "out": args.out.display().to_string(),
+                "files": summary.files,
+                "games": summary.games,
+                "rows": summary.rows,
+                "bytes": summary.bytes,
+                "encoding": encoding.version(),
+                "mirror": args.mirror,
+                "seconds": seconds,
+                "rows_per_second": rows_per_second,
+            })
+        );
+    } else {
+        println!(
+            "wrote {}: {} rows ({} games from {} shards{}), encoding {} ({} planes), {:.1} MB",
+            args.out.display(),
+            summary.rows,
+            summary.games,
+            summary.files,
+            if args.mirror {
+                ", with mirror images"
+            } else {
+                ""
+            },
+            encoding.version(),
+            encoding.planes(),
+            summary.bytes as f64 / 1e6,
+        );
+        println!("  {seconds:.1} s, {rows_per_second:.0} rows/s; load it with numpy.load (docs/guide/python.md)");
+    }
+    Ok(())
+}

@@ -1,0 +1,201 @@
+//! `jungle shards export`: the .npz file holds the trainer's positions,
+//! inputs and targets, read back here as numpy would read it.
+
+mod common;
+
+use common::{json, jungle, net_init, temp_dir, TINY_NET};
+use jungle_net::encoding::{move_slot, Encoding, POLICY_SLOTS};
+use jungle_selfplay::{read_shard, shard_files_within};
+use jungle_train::samples::game_positions;
+use ndarray::{Array1, Array2, Array4, ArrayD, Axis};
+use ndarray_npy::NpzReader;
+use std::fs::File;
+use std::path::Path;
+
+const FAST_SELFPLAY: &str = "[selfplay]\nworkers = 1\ngames_in_flight = 4\nfull_simulations = 8\ncheap_simulations = 2\nmax_plies = 40\ngames_per_shard = 2\n";
+
+/// Plays 3 games into `dir/shards/seed-0` and 2 more into `dir/shards/seed-1`.
+fn shards(dir: &Path) -> std::path::PathBuf {
+    let cfg = dir.join("sp.toml");
+    std::fs::write(&cfg, FAST_SELFPLAY).unwrap();
+    let (ck, _) = net_init(dir, "net", TINY_NET, &[]);
+    let shards = dir.join("shards");
+    for (seed, games) in [("0", "3"), ("1", "2")] {
+        let out = shards.join(format!("seed-{seed}"));
+        let (ok, _, stderr) = jungle(&[
+            "selfplay",
+            "--checkpoint",
+            ck.to_str().unwrap(),
+            "--games",
+            games,
+            "--seed",
+            seed,
+            "--out",
+            out.to_str().unwrap(),
+            "--config",
+            cfg.to_str().unwrap(),
+        ]);
+        assert!(ok, "{stderr}");
+    }
+    shards
+}
+
+fn export(shards: &Path, out: &Path, extra: &[&str]) -> serde_json::Value {
+    let mut args = vec![
+        "shards",
+        "export",
+        shards.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--json",
+    ];
+    args.extend_from_slice(extra);
+    json(&args)
+}
+
+#[test]
+fn the_export_holds_the_trainers_positions_and_targets() {
+    let dir = temp_dir("npz");
+    let shards = shards(&dir);
+    let out = dir.join("positions.npz");
+    let report = export(&shards, &out, &["--encoding", "3"]);
+    assert_eq!(report["games"], 5, "{report}");
+    assert_eq!(report["files"], 3, "{report}");
+
+    // The same positions through the trainer's own code.
+    let mut expected = Vec::new();
+    for file in shard_files_within(&shards).unwrap() {
+        let shard = read_shard(&file, None).unwrap();
+        for game in &shard.games {
+            expected.extend(game_positions(game, &shard.rules).unwrap());
+        }
+    }
+    let rules = read_shard(&shard_files_within(&shards).unwrap()[0], None)
+        .unwrap()
+        .rules;
+    let n = expected.len();
+    assert!(n > 10, "{n} positions");
+    assert_eq!(report["rows"], n, "{report}");
+
+    let mut npz = NpzReader::new(File::open(&out).unwrap()).unwrap();
+    let planes: Array4<f32> = npz.by_name("planes").unwrap();
+    let policy: Array2<f32> = npz.by_name("policy").unwrap();
+    let legal: Array2<bool> = npz.by_name("legal").unwrap();
+    let wdl: Array2<f32> = npz.by_name("wdl").unwrap();
+    let plies_left: Array1<u32> = npz.by_name("plies_left").unwrap();
+    let mirrored: Array1<bool> = npz.by_name("mirrored").unwrap();
+    let metadata: ArrayD<u8> = npz.by_name("metadata").unwrap();
+    assert_eq!(planes.shape(), &[n, 44, 9, 7]);
+    assert_eq!(policy.shape(), &[n, POLICY_SLOTS]);
+    assert_eq!(legal.shape(), &[n, POLICY_SLOTS]);
+    assert_eq!(wdl.shape(), &[n, 3]);
+    assert_eq!(plies_left.len(), n);
+    assert!(mirrored.iter().all(|m| !m));
+    let meta: serde_json::Value =
+        serde_json::from_slice(metadata.as_slice().unwrap()).expect("metadata is JSON");
+    assert_eq!(meta["encoding"], 3);
+    assert_eq!(meta["rows"], n);
+    assert_eq!(meta["planes"].as_array().unwrap().len(), 44);
+    assert_eq!(meta["rules"], rules.to_toml());
+
+    for (i, p) in expected.iter().enumerate() {
+        let mut want = vec![0.0; Encoding::Exchange.input_len()];
+        Encoding::Exchange.encode(&p.position, p.repetitions, &rules, &mut want);
+        let got: Vec<f32> = planes.index_axis(Axis(0), i).iter().copied().collect();
+        assert_eq!(got, want, "planes of row {i}");
+        let row = policy.row(i);
+        assert!(
+            (row.sum() - 1.0).abs() < 1e-4,
+            "row {i} sums to {}",
+            row.sum()
+        );
+        let mover = p.position.side_to_move();
+        for &(mv, prob) in &p.target {
+            assert_eq!(row[move_slot(mv, mover)], prob);
+        }
+        for slot in 0..POLICY_SLOTS {
+            assert!(
+                legal[[i, slot]] || row[slot] == 0.0,
+                "row {i}: target on an illegal slot {slot}"
+            );
+        }
+        let legal_count = legal.row(i).iter().filter(|&&l| l).count();
+        let moves = p.position.legal_moves(&rules).len();
+        assert!(legal_count > 0 && legal_count <= moves, "row {i}");
+        assert_eq!(wdl.row(i).to_vec(), p.wdl.to_vec());
+        assert_eq!(plies_left[i] as f32 / 100.0, p.moves_left, "row {i}");
+    }
+
+    // Mirror images follow their originals; the targets move with them.
+    let mirrored_out = dir.join("mirrored.npz");
+    let report = export(
+        &shards,
+        &mirrored_out,
+        &["--mirror", "--encoding", "2", "--compress"],
+    );
+    assert_eq!(report["rows"], 2 * n, "{report}");
+    let mut npz = NpzReader::new(File::open(&mirrored_out).unwrap()).unwrap();
+    let planes: ArrayD<f32> = npz.by_name("planes").unwrap();
+    let flags: Array1<bool> = npz.by_name("mirrored").unwrap();
+    let policy: Array2<f32> = npz.by_name("policy").unwrap();
+    assert_eq!(planes.shape(), &[2 * n, 42, 9, 7]);
+    for (i, p) in expected.iter().enumerate() {
+        assert!(!flags[2 * i] && flags[2 * i + 1]);
+        let mut want = vec![0.0; Encoding::Tactical.input_len()];
+        Encoding::Tactical.encode(&p.position.mirrored(), p.repetitions, &rules, &mut want);
+        let got: Vec<f32> = planes
+            .index_axis(Axis(0), 2 * i + 1)
+            .iter()
+            .copied()
+            .collect();
+        assert_eq!(got, want, "planes of mirrored row {}", 2 * i + 1);
+        let mover = p.position.side_to_move();
+        for &(mv, prob) in &p.target {
+            assert_eq!(policy[[2 * i + 1, move_slot(mv.mirrored(), mover)]], prob);
+        }
+    }
+}
+
+#[test]
+fn bad_export_requests_are_clear_errors_and_leave_no_file() {
+    let dir = temp_dir("npz-bad");
+    let out = dir.join("x.npz");
+    let (ok, _, stderr) = jungle(&[
+        "shards",
+        "export",
+        dir.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(!ok && stderr.contains("no shard-*.bin"), "{stderr}");
+    let shards = shards(&dir);
+    let (ok, _, stderr) = jungle(&[
+        "shards",
+        "export",
+        shards.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--encoding",
+        "9",
+    ]);
+    assert!(
+        !ok && stderr.contains("--encoding 9") && stderr.contains("1, 2, 3"),
+        "{stderr}"
+    );
+    // A damaged shard is named, and nothing is written.
+    let file = &shard_files_within(&shards).unwrap()[1];
+    let mut bytes = std::fs::read(file).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0xff;
+    std::fs::write(file, bytes).unwrap();
+    let (ok, _, stderr) = jungle(&[
+        "shards",
+        "export",
+        shards.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(!ok && stderr.contains(file.to_str().unwrap()), "{stderr}");
+    assert!(!out.exists());
+    assert!(!jungle_files::temporary_path(&out).exists());
+}
