@@ -11,7 +11,12 @@
 # Usage: scripts/gpu_bench.sh JUNGLE_BINARY OUT_DIR [DEVICE]
 #   JUNGLE_BINARY  built with `cargo build --release --features cuda` (or wgpu)
 #   DEVICE         cuda (default) or wgpu
-#   MINUTES=10 GAMES=100 SELFPLAY_SECONDS=60 in the environment change the sizes.
+#   MINUTES=10 GAMES=100 SELFPLAY_SECONDS=60 in the environment change the sizes;
+#   STEPS (default "net selfplay train") picks the parts and TRAIN_ON (default
+#   "DEVICE cpu") where training runs, so a measurement can be split over
+#   calls that each fit a time limit: e.g. STEPS="net selfplay" (about 5
+#   minutes), then STEPS=train TRAIN_ON=cuda MINUTES=8, and the CPU's
+#   training on any machine.
 # Every figure lands in OUT_DIR as JSON or text; summary.txt collects them.
 # Run it from the repository root (bench selfplay plays networks/bench-4x32).
 set -euo pipefail
@@ -21,6 +26,9 @@ device="${3:-cuda}"
 minutes="${MINUTES:-10}"
 games="${GAMES:-100}"
 selfplay_seconds="${SELFPLAY_SECONDS:-60}"
+steps="${STEPS:-net selfplay train}"
+train_on="${TRAIN_ON:-$device cpu}"
+wants() { [[ " $steps " == *" $1 "* ]]; }
 mkdir -p "$out"
 summary="$out/summary.txt"
 : > "$summary"
@@ -30,6 +38,7 @@ say "== $(date -u +%FT%TZ) on $(hostname): device $device, $(nproc) cores"
 command -v nvidia-smi > /dev/null && nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee -a "$summary" || true
 
 for shape in "4 32" "10 128"; do
+    wants net || break
     set -- $shape
     say "== bench net ${1}x${2} on $device"
     "$jungle" bench net --device "$device" --blocks "$1" --filters "$2" --survival-head --tactical-planes \
@@ -42,12 +51,14 @@ for shape in "4 32" "10 128"; do
 done
 
 for where in "$device" cpu; do
+    wants selfplay || break
     say "== bench selfplay on $where ($selfplay_seconds s)"
     "$jungle" bench selfplay --device "$where" --seconds "$selfplay_seconds" --config configs/gpu.toml \
         | tee "$out/bench-selfplay-$where.txt" | tee -a "$summary"
 done
 
-for where in "$device" cpu; do
+for where in $train_on; do
+    wants train || break
     say "== $minutes minutes of jungle train on $where"
     started=$(date +%s)
     "$jungle" train --root "$out/root" --run "train-$where" --device "$where" --config configs/gpu.toml \

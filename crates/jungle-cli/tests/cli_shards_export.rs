@@ -40,17 +40,24 @@ fn shards(dir: &Path) -> std::path::PathBuf {
     shards
 }
 
-fn export(shards: &Path, out: &Path, extra: &[&str]) -> serde_json::Value {
+/// Runs `jungle shards export SHARDS --out OUT EXTRA...`.
+fn run_export(shards: &Path, out: &Path, extra: &[&str]) -> (bool, String, String) {
     let mut args = vec![
         "shards",
         "export",
         shards.to_str().unwrap(),
         "--out",
         out.to_str().unwrap(),
-        "--json",
     ];
     args.extend_from_slice(extra);
-    json(&args)
+    jungle(&args)
+}
+
+/// An export that must succeed: its `--json` report.
+fn export(shards: &Path, out: &Path, extra: &[&str]) -> serde_json::Value {
+    let (ok, stdout, stderr) = run_export(shards, out, &[extra, &["--json"]].concat());
+    assert!(ok, "{stderr}");
+    serde_json::from_str(stdout.trim()).expect("one JSON object")
 }
 
 #[test]
@@ -160,24 +167,10 @@ fn the_export_holds_the_trainers_positions_and_targets() {
 fn bad_export_requests_are_clear_errors_and_leave_no_file() {
     let dir = temp_dir("npz-bad");
     let out = dir.join("x.npz");
-    let (ok, _, stderr) = jungle(&[
-        "shards",
-        "export",
-        dir.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let (ok, _, stderr) = run_export(&dir, &out, &[]);
     assert!(!ok && stderr.contains("no shard-*.bin"), "{stderr}");
     let shards = shards(&dir);
-    let (ok, _, stderr) = jungle(&[
-        "shards",
-        "export",
-        shards.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "--encoding",
-        "9",
-    ]);
+    let (ok, _, stderr) = run_export(&shards, &out, &["--encoding", "9"]);
     assert!(
         !ok && stderr.contains("--encoding 9") && stderr.contains("1, 2, 3"),
         "{stderr}"
@@ -188,13 +181,7 @@ fn bad_export_requests_are_clear_errors_and_leave_no_file() {
     let middle = bytes.len() / 2;
     bytes[middle] ^= 0xff;
     std::fs::write(file, bytes).unwrap();
-    let (ok, _, stderr) = jungle(&[
-        "shards",
-        "export",
-        shards.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let (ok, _, stderr) = run_export(&shards, &out, &[]);
     assert!(!ok && stderr.contains(file.to_str().unwrap()), "{stderr}");
     assert!(!out.exists());
     assert!(!jungle_files::temporary_path(&out).exists());

@@ -42,7 +42,8 @@ pub struct BenchNetArgs {
     /// Training batch size.
     #[arg(long, default_value_t = 256)]
     train_batch: usize,
-    /// Seconds to spend on each measurement (at least one pass each).
+    /// Seconds to time each measurement (at least one pass each), after as
+    /// long untimed to warm it up (on a GPU: kernel compilation, autotuning).
     #[arg(long, default_value_t = 1.0)]
     seconds: f64,
     /// Threads running the fast inference path (and the peak product) at
@@ -146,10 +147,18 @@ fn training_batch(config: &NetConfig, encoding: Encoding, n: usize) -> Batch {
     }
 }
 
-/// Runs `f` repeatedly for about `seconds` (at least twice, the first a
-/// warm-up) and returns the calls per second.
+/// Runs `f` repeatedly for about `seconds` untimed (at least twice: caches,
+/// and on a GPU the kernels' compilation and autotuning, which would
+/// otherwise be most of a short measurement), then for about `seconds`
+/// timed (at least once), and returns the timed calls per second.
 fn rate(seconds: f64, mut f: impl FnMut()) -> f64 {
-    f();
+    let warm_up = Instant::now();
+    for call in 0.. {
+        if call >= 2 && warm_up.elapsed().as_secs_f64() >= seconds {
+            break;
+        }
+        f();
+    }
     let started = Instant::now();
     let mut calls = 0;
     while calls == 0 || started.elapsed().as_secs_f64() < seconds {
