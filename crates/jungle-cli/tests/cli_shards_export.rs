@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{json, jungle, net_init, temp_dir, TINY_NET};
+use common::{jungle, net_init, temp_dir, TINY_NET};
 use jungle_net::encoding::{move_slot, Encoding, POLICY_SLOTS};
 use jungle_selfplay::{read_shard, shard_files_within};
 use jungle_train::samples::game_positions;
