@@ -25,8 +25,10 @@ enum Command {
     Perft(commands::perft::PerftArgs),
     /// Play a match between two players; score, Elo difference, end reasons.
     Arena(commands::arena::ArenaArgs),
-    /// Show a player's move, value, policy and principal variation for a position.
+    /// Show a player's move, value, policy and principal variation for a position; `--multipv K` lines; `--server` for JSON queries on stdin.
     Analyze(commands::analyze::AnalyzeArgs),
+    /// A round robin or gauntlet among players: matches.jsonl, Elo with intervals, crosstable; --sprt for two.
+    Tournament(commands::tournament::TournamentArgs),
     /// Measure move generation, search and alpha-beta speed (one thread).
     Bench(commands::bench::BenchArgs),
     /// Network utilities: `net init` writes a freshly initialised checkpoint.
@@ -54,6 +56,7 @@ fn main() -> ExitCode {
         Command::Perft(args) => commands::perft::run(&args),
         Command::Arena(args) => commands::arena::run(&args),
         Command::Analyze(args) => commands::analyze::run(&args),
+        Command::Tournament(args) => commands::tournament::run(&args),
         Command::Bench(args) => commands::bench::run(&args),
         Command::Net(args) => commands::net::run(&args),
         Command::Selfplay(args) => commands::selfplay::run(&args),

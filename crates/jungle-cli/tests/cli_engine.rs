@@ -1,6 +1,8 @@
-//! `jungle engine` through a pipe (a whole game, a malformed command, quit)
-//! and `jcei:` players: the binary as an external engine in the arena, and
-//! an engine that dies mid-game forfeiting instead of hanging the match.
+//! `jungle engine` through a pipe (a whole game, a malformed command, quit,
+//! clocks, `go infinite` and `stop`, any player) and `jcei:` players: the
+//! binary as an external engine in the arena, 20 games on a clock without
+//! a flag fall, and an engine that dies mid-game forfeiting instead of
+//! hanging the match.
 
 mod common;
 
@@ -19,8 +21,13 @@ struct Engine {
 
 impl Engine {
     fn start() -> Engine {
+        Engine::with_args(&[])
+    }
+
+    fn with_args(args: &[&str]) -> Engine {
         let mut child = Command::new(JUNGLE)
             .arg("engine")
+            .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .spawn()
@@ -146,7 +153,10 @@ fn the_engine_searches_with_a_network_once_one_is_set() {
         e.send(go);
         let out = e.until("bestmove");
         assert_eq!(out.len(), 2, "{go}: {out:?}");
-        assert!(out[0].contains(" nodes 0 score cp 1000 "), "{go}: {out:?}");
+        assert!(
+            out[0].contains(" nodes 0 ") && out[0].contains(" score cp 1000 wdl 1000 0 0 "),
+            "{go}: {out:?}"
+        );
         assert_eq!(out[1], "bestmove d8d9", "{go}: {out:?}");
     }
     e.send("quit");
@@ -246,4 +256,104 @@ fn an_engine_that_dies_forfeits_its_games() {
     let why = v["forfeits"][0].as_str().unwrap();
     assert!(why.contains("dies.sh") && why.contains("exited"), "{why}");
     std::fs::remove_dir_all(dir).unwrap();
+}
+
+/// The network of the baseline's one-hour run, committed with the
+/// experiments.
+fn hour_net() -> String {
+    format!(
+        "{}/../../docs/experiments/base-s0/00014531",
+        env!("CARGO_MANIFEST_DIR")
+    )
+}
+
+#[test]
+fn a_gui_session_with_clocks_infinite_and_stop() {
+    let player = format!("net:{}:material=0.6:qsearch=0.5", hour_net());
+    let mut e = Engine::with_args(&["--player", &player]);
+    e.send("jcei");
+    let id = e.until("jceiok");
+    assert!(
+        id.iter()
+            .any(|l| l.starts_with("option name Player type string default net:")),
+        "{id:?}"
+    );
+    e.send("position startpos moves a3a4 g7g6");
+    // South has 2 s and 0.1 s a move: it thinks about a thirtieth of its
+    // clock plus most of the increment, never past half of it.
+    let started = std::time::Instant::now();
+    e.send("go wtime 2000 btime 2000 winc 100 binc 100");
+    let out = e.until("bestmove");
+    let ms = started.elapsed().as_millis();
+    assert!((40..1000).contains(&ms), "{ms} ms: {out:?}");
+    let info = &out[out.len() - 2];
+    for field in [" nodes ", " nps ", " time ", " score cp ", " wdl ", " pv "] {
+        assert!(info.contains(field), "{field}: {info}");
+    }
+    // `go infinite` runs until `stop`, far past the default budget.
+    e.send("go infinite");
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    e.send("stop");
+    let out = e.until("bestmove");
+    let nodes: u64 = out[out.len() - 2]
+        .split_whitespace()
+        .nth(4)
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(nodes > 200, "{out:?}");
+    // Switching players in the session.
+    e.send("setoption name Player value alphabeta:3");
+    e.send("go");
+    let out = e.until("bestmove");
+    assert!(
+        out[0].starts_with("info string player alphabeta:3"),
+        "{out:?}"
+    );
+    assert!(out[out.len() - 2].starts_with("info depth 3 "), "{out:?}");
+    e.send("quit");
+    assert!(e.child.wait().unwrap().success());
+}
+
+#[test]
+fn a_bad_player_is_refused_before_the_session() {
+    let out = Command::new(JUNGLE)
+        .args(["engine", "--player", "alphabeta:99"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("--player") && err.contains("from 1 to 12"),
+        "{err}"
+    );
+}
+
+/// The check of the time manager: 20 games of 10 s + 0.1 s a move
+/// through the protocol, the clock kept by the `jcei:` player as a GUI
+/// keeps it, against alpha-beta: no flag falls.
+#[test]
+fn twenty_games_on_a_clock_without_a_flag_fall() {
+    let engine = format!(
+        "jcei:{JUNGLE} engine --player net:{}:material=0.6:qsearch=0.5:tc=10+0.1",
+        hour_net()
+    );
+    let v = json(&[
+        "arena",
+        "--a",
+        &engine,
+        "--b",
+        "alphabeta:2",
+        "--games",
+        "20",
+        "--threads",
+        "2",
+        "--json",
+    ]);
+    assert_eq!(v["games"], 20, "{v}");
+    assert_eq!(v["reasons"]["forfeit"].as_u64().unwrap_or(0), 0, "{v}");
+    assert_eq!(v["forfeits"].as_array().unwrap().len(), 0, "{v}");
+    // The engine spends its clock: tens of ms a move, not a fixed budget.
+    let ms = v["a_ms_per_move"].as_f64().unwrap();
+    assert!((30.0..1000.0).contains(&ms), "{ms} ms a move");
 }

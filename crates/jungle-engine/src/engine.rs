@@ -1,31 +1,40 @@
 //! `jungle engine`: a JCEI engine on any line-based input and output.
 //!
-//! Without a network it searches with alpha-beta (iterative deepening);
-//! `setoption name Network value CHECKPOINT` switches to the network's
-//! search (PUCT, run in chunks so `stop` and time limits are honoured);
-//! `setoption name Material value W` adds the survival head's material term
-//! to its value (`jungle_net::with_material`); `setoption name Qsearch value
-//! W` the quiescence term (`jungle_mcts::WithQuiescence`); `setoption name Safety value
-//! N` sets how many moves ahead the root safety check looks for forced wins
-//! (`safety_moves`; 0 turns it off). The network's evaluations are cached
-//! for the whole session (positions met again in later moves and games cost
-//! no network call) until an option that changes them is set.
-//! Input is read on its own thread, so `stop` and `quit` reach a running
-//! search. A bad command gets an `info string error: ...` line and the
-//! engine goes on.
+//! It plays any player (`--player SPEC` or `setoption name Player value
+//! SPEC`): alpha-beta (the default, iterative deepening), a network or the
+//! hand-written evaluator searched with PUCT in chunks (so `stop` and time
+//! limits are honoured, the tree kept between chunks), or any other player
+//! asked for its move. `go` takes nodes, depth, movetime, `infinite` (until
+//! `stop`) and clocks (`wtime`/`btime`/`winc`/`binc`/`movestogo`, shared
+//! out by [`crate::clock`]). `setoption name Network value CHECKPOINT` is
+//! the network's player with the current options; `Material` adds the
+//! survival head's material term to its value
+//! (`jungle_net::with_material`), `Qsearch` the quiescence term
+//! (`jungle_mcts::WithQuiescence`), `Safety` sets how many moves ahead the
+//! root safety check looks for forced wins, `Threads` how many threads
+//! judge the search's leaves. The evaluations are cached for the whole
+//! session (positions met again in later moves and games cost no network
+//! call) until an option that changes them is set. Input is read on its
+//! own thread, so `stop` and `quit` reach a running search. A bad command
+//! gets an `info string error: ...` line and the engine goes on.
 
-use crate::protocol::{parse, Command, GoLimit, Start};
-use jungle_mcts::{search, CacheCounters, Search, SearchConfig, PLAY_SAFETY_MOVES};
+use crate::clock::DEFAULT_MOVE_OVERHEAD_MS;
+use crate::protocol::{parse, Command, GoParams, Start};
+use crate::think::{go_alphabeta, go_player, go_search, Limits};
+use jungle_mcts::{
+    CacheCounters, Evaluator, HeuristicEvaluator, ParallelEvaluator, Search, SearchConfig,
+    PLAY_SAFETY_MOVES,
+};
 use jungle_net::{
-    cpu_device, load_checkpoint, CheckpointError, NetStack, NoSurvivalHead, PolicyValueNet,
+    cpu_device, load_checkpoint, CheckpointError, InferenceNet, NoSurvivalHead, PolicyValueNet,
     ValueTerms,
 };
-use jungle_play::{AlphaBeta, Player, PLAYER_EVAL_CACHE};
+use jungle_play::{PlayerFactory, PlayerSpec, SpecError, PLAYER_EVAL_CACHE};
 use jungle_rules::{
     perft, FenError, Game, GameError, InvalidKey, Move, Position, Rules, RulesError,
 };
 use std::io::{BufRead, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::Instant;
@@ -54,16 +63,17 @@ fn stoppable_perft(pos: &Position, rules: &Rules, depth: u32, stop: &AtomicBool)
 
 /// The engine's name in `id name`.
 pub const ENGINE_NAME: &str = concat!("jungle-zero ", env!("CARGO_PKG_VERSION"));
-/// Default simulations of the network's search for a plain `go`.
+/// Default simulations of a search for a plain `go`.
 pub const DEFAULT_NODES: u64 = 800;
 /// Default alpha-beta depth for a plain `go`.
 pub const DEFAULT_DEPTH: u32 = 6;
-/// Simulations between checks of the clock and `stop`.
-const CHUNK: u32 = 64;
 /// Most moves the `Safety` option may ask the root safety check to look ahead.
 const MAX_SAFETY: u32 = 8;
-/// Most simulations a `go depth` of the network's search may take.
-const DEPTH_NODE_CAP: u64 = 200_000;
+/// Most threads the `Threads` option takes.
+pub const MAX_THREADS: usize = 256;
+/// Leaves each thread judges per round of a search on several threads
+/// (kept apart by virtual loss).
+const LEAVES_PER_THREAD: u32 = 4;
 
 /// Why a `setoption` or a `position` was refused (the engine answers
 /// `info string error: ...` and goes on).
@@ -75,6 +85,9 @@ pub enum CommandError {
     /// The checkpoint did not load.
     #[error(transparent)]
     Network(#[from] CheckpointError),
+    /// The player spec was refused or its player did not load.
+    #[error(transparent)]
+    Player(#[from] SpecError),
     /// A material weight and a network without the survival head.
     #[error("{option} for network {network}: {source}")]
     NoSurvivalHead {
@@ -96,7 +109,7 @@ pub enum CommandError {
         expected: String,
     },
     /// No such option.
-    #[error("unknown option `{0}`; expected Variant, Network, Material, Qsearch, Safety, Nodes or Depth")]
+    #[error("unknown option `{0}`; expected Player, Variant, Network, Simulations, Threads, Material, Qsearch, Safety, Depth or MoveOverhead")]
     UnknownOption(String),
     /// The position string is malformed.
     #[error(transparent)]
@@ -127,26 +140,77 @@ fn weight(
     Ok(w)
 }
 
+/// A whole-number option from `min` to `max`.
+fn whole<T: std::str::FromStr + PartialOrd + std::fmt::Display + Copy>(
+    option: &'static str,
+    value: &str,
+    min: T,
+    max: T,
+) -> Result<T, CommandError> {
+    value
+        .parse()
+        .ok()
+        .filter(|n| (min..=max).contains(n))
+        .ok_or_else(|| CommandError::Value {
+            option,
+            value: value.to_string(),
+            expected: format!("a whole number from {min} to {max}"),
+        })
+}
+
+/// A checkpoint the engine searches with.
+struct Network {
+    path: PathBuf,
+    net: PolicyValueNet,
+    /// Its step and size, for the answer to `setoption`.
+    summary: String,
+}
+
+/// What the engine plays with.
+enum Brain {
+    /// Alpha-beta, iterative deepening (a plain `go` goes to `Depth`).
+    AlphaBeta,
+    /// The search (PUCT) with a network's evaluator, or with the
+    /// hand-written one (`mcts:`); a plain `go` runs `Simulations`.
+    Search {
+        /// The network; `None` for the hand-written evaluator.
+        network: Option<Box<Network>>,
+        /// The search's settings (the safety check and the simulations
+        /// come from the options).
+        config: SearchConfig,
+    },
+    /// Any other player (random, greedy, an external engine), asked for
+    /// its move with its own budget.
+    Other(Box<dyn PlayerFactory>),
+}
+
 /// The state of one engine session.
 pub struct Engine {
     rules: Rules,
     variant: String,
-    network: Option<(PathBuf, PolicyValueNet)>,
+    brain: Brain,
+    /// The player spec, as `setoption name Player` or `--player` gave it.
+    player: String,
     /// Weight of the survival head's material term in the network's value.
     material: f32,
     /// Weight of the quiescence term in the network's value.
     qsearch: f32,
-    /// Moves of the network search's root safety check (`safety_moves`).
+    /// Moves of the search's root safety check (`safety_moves`).
     safety: u32,
     nodes: u64,
     depth: u32,
+    /// Threads that judge a search's leaves.
+    threads: usize,
+    /// Milliseconds kept back from the clock each move.
+    overhead_ms: u64,
     game: Game,
     /// Why the last `position` was refused, until one is accepted.
     position_error: Option<String>,
     search: Option<Search>,
-    /// The network's evaluator with its cache, kept across moves and games;
-    /// dropped when Variant, Network, Material or Qsearch changes.
-    evaluator: Option<NetStack>,
+    /// The search's evaluator with its cache, kept across moves and games;
+    /// dropped when Player, Variant, Network, Material, Qsearch or
+    /// Threads changes.
+    evaluator: Option<Box<dyn Evaluator + Send>>,
     /// What `evaluator`'s cache has answered.
     cache: Arc<CacheCounters>,
     seed: u64,
@@ -159,17 +223,21 @@ impl Default for Engine {
 }
 
 impl Engine {
-    /// An engine under the standard rules, alpha-beta until a network is set.
+    /// An engine under the standard rules, alpha-beta until a player or a
+    /// network is set.
     pub fn new() -> Engine {
         Engine {
             rules: Rules::default(),
             variant: "standard".to_string(),
-            network: None,
+            brain: Brain::AlphaBeta,
+            player: format!("alphabeta:{DEFAULT_DEPTH}"),
             material: 0.0,
             qsearch: 0.0,
             safety: PLAY_SAFETY_MOVES,
             nodes: DEFAULT_NODES,
             depth: DEFAULT_DEPTH,
+            threads: 1,
+            overhead_ms: DEFAULT_MOVE_OVERHEAD_MS,
             game: Game::new(Rules::default()),
             position_error: None,
             search: None,
@@ -179,121 +247,188 @@ impl Engine {
         }
     }
 
+    /// An engine playing `spec` (any player spec, as `setoption name
+    /// Player` takes it).
+    pub fn with_player(spec: &str) -> Result<Engine, CommandError> {
+        let mut engine = Engine::new();
+        engine.set_player(spec)?;
+        Ok(engine)
+    }
+
     /// The lines answering `jcei`.
     fn identify(&self) -> Vec<String> {
         vec![
             format!("id name {ENGINE_NAME}"),
             "id author the jungle-zero developers".to_string(),
+            format!("option name Player type string default {}", self.player),
             "option name Variant type string default standard".to_string(),
             "option name Network type string default <empty>".to_string(),
+            format!("option name Simulations type spin default {DEFAULT_NODES} min 1 max 10000000"),
+            format!("option name Threads type spin default 1 min 1 max {MAX_THREADS}"),
             "option name Material type string default 0".to_string(),
             "option name Qsearch type string default 0".to_string(),
             format!(
                 "option name Safety type spin default {PLAY_SAFETY_MOVES} min 0 max {MAX_SAFETY}"
             ),
-            format!("option name Nodes type spin default {DEFAULT_NODES} min 1 max 10000000"),
             format!("option name Depth type spin default {DEFAULT_DEPTH} min 1 max 30"),
+            format!(
+                "option name MoveOverhead type spin default {DEFAULT_MOVE_OVERHEAD_MS} min 0 max 10000"
+            ),
             "jceiok".to_string(),
         ]
     }
 
+    /// Checks a material weight against the network, if there is one.
+    fn check_material(&self, option: &'static str, weight: f32) -> Result<(), CommandError> {
+        if let Brain::Search {
+            network: Some(n), ..
+        } = &self.brain
+        {
+            NoSurvivalHead::check(weight, n.net.has_survival_head()).map_err(|source| {
+                CommandError::NoSurvivalHead {
+                    option,
+                    network: n.path.display().to_string(),
+                    source,
+                }
+            })?;
+        }
+        Ok(())
+    }
+
+    /// Loads a checkpoint, refused when the material weight needs a
+    /// survival head it lacks.
+    fn load_network(&self, path: &Path, option: &'static str) -> Result<Network, CommandError> {
+        let ck = load_checkpoint(path, &cpu_device())?;
+        NoSurvivalHead::check(self.material, ck.net.has_survival_head()).map_err(|source| {
+            CommandError::NoSurvivalHead {
+                option,
+                network: format!("{} (no survival head)", path.display()),
+                source,
+            }
+        })?;
+        Ok(Network {
+            path: path.to_path_buf(),
+            summary: format!(
+                "step {}, {} blocks x {} filters",
+                ck.meta.step, ck.meta.net.blocks, ck.meta.net.filters
+            ),
+            net: ck.net,
+        })
+    }
+
+    /// `setoption name Player value SPEC`: any player spec.
+    fn set_player(&mut self, text: &str) -> Result<String, CommandError> {
+        let spec: PlayerSpec = text.parse()?;
+        let brain = match &spec {
+            PlayerSpec::AlphaBeta(depth) => {
+                self.depth = *depth;
+                Brain::AlphaBeta
+            }
+            PlayerSpec::Mcts(s) => {
+                self.nodes = u64::from(s.search.simulations);
+                self.safety = s.search.safety_moves;
+                Brain::Search {
+                    network: None,
+                    config: s.search.clone(),
+                }
+            }
+            PlayerSpec::Net(n) => {
+                let material = std::mem::replace(&mut self.material, n.terms.material_weight);
+                let network = self.load_network(&n.checkpoint, "Player");
+                let network = match network {
+                    Ok(network) => network,
+                    Err(e) => {
+                        self.material = material;
+                        return Err(e);
+                    }
+                };
+                self.qsearch = n.terms.qsearch_weight;
+                if n.search.simulations_given {
+                    self.nodes = u64::from(n.search.search.simulations);
+                }
+                self.safety = n.search.search.safety_moves;
+                Brain::Search {
+                    network: Some(Box::new(network)),
+                    config: n.search.search.clone(),
+                }
+            }
+            other => Brain::Other(other.load()?),
+        };
+        self.brain = brain;
+        self.player = spec.to_string();
+        self.search = None;
+        self.evaluator = None;
+        Ok(format!("player {}", self.player))
+    }
+
     fn set_option(&mut self, name: &str, value: &str) -> Result<String, CommandError> {
         let name = name.to_ascii_lowercase();
-        if ["variant", "network", "material", "qsearch"].contains(&name.as_str()) {
-            // The cached evaluations depend on these.
-            self.evaluator = None;
-        }
         match name.as_str() {
+            "player" => self.set_player(value),
             "variant" => {
                 let rules = Rules::load(value)?;
                 self.rules = rules;
                 self.variant = value.to_string();
                 self.game = Game::new(self.rules.clone());
                 self.search = None;
+                self.evaluator = None;
                 Ok(format!("variant {value}"))
             }
             "network" => {
                 if value.is_empty() || value == "<empty>" || value == "none" {
-                    self.network = None;
+                    self.brain = Brain::AlphaBeta;
+                    self.player = format!("alphabeta:{}", self.depth);
                     return Ok("no network: alpha-beta search".to_string());
                 }
-                let path = PathBuf::from(value);
-                let ck = load_checkpoint(&path, &cpu_device())?;
-                NoSurvivalHead::check(self.material, ck.net.has_survival_head()).map_err(
-                    |source| CommandError::NoSurvivalHead {
-                        option: "Network",
-                        network: format!("{value} (no survival head)"),
-                        source,
-                    },
-                )?;
-                let note = format!(
-                    "network {} (step {}, {} blocks x {} filters)",
-                    value, ck.meta.step, ck.meta.net.blocks, ck.meta.net.filters
-                );
-                self.network = Some((path, ck.net));
+                let network = self.load_network(Path::new(value), "Network")?;
+                let note = format!("network {value} ({})", network.summary);
+                self.brain = Brain::Search {
+                    network: Some(Box::new(network)),
+                    config: SearchConfig::for_play(self.nodes as u32),
+                };
+                self.player = format!("net:{value}");
                 self.search = None;
+                self.evaluator = None;
                 Ok(note)
             }
             "material" => {
                 let weight = weight("Material", value, jungle_net::check_material_weight)?;
-                if let Some((path, net)) = &self.network {
-                    NoSurvivalHead::check(weight, net.has_survival_head()).map_err(|source| {
-                        CommandError::NoSurvivalHead {
-                            option: "Material",
-                            network: path.display().to_string(),
-                            source,
-                        }
-                    })?;
-                }
+                self.check_material("Material", weight)?;
                 self.material = weight;
+                self.evaluator = None;
                 Ok(format!("material {weight}"))
             }
             "qsearch" => {
-                let weight = weight(
+                self.qsearch = weight(
                     "Qsearch",
                     value,
                     jungle_mcts::quiescence::check_quiescence_weight,
                 )?;
-                self.qsearch = weight;
-                Ok(format!("qsearch {weight}"))
+                self.evaluator = None;
+                Ok(format!("qsearch {}", self.qsearch))
             }
             "safety" => {
-                self.safety = value
-                    .parse()
-                    .ok()
-                    .filter(|n| (0..=MAX_SAFETY).contains(n))
-                    .ok_or_else(|| CommandError::Value {
-                        option: "Safety",
-                        value: value.to_string(),
-                        expected: format!("a whole number from 0 to {MAX_SAFETY}"),
-                    })?;
+                self.safety = whole("Safety", value, 0, MAX_SAFETY)?;
                 self.search = None;
                 Ok(format!("safety {}", self.safety))
             }
-            "nodes" => {
-                self.nodes =
-                    value
-                        .parse()
-                        .ok()
-                        .filter(|&n| n >= 1)
-                        .ok_or_else(|| CommandError::Value {
-                            option: "Nodes",
-                            value: value.to_string(),
-                            expected: "a whole number >= 1".to_string(),
-                        })?;
-                Ok(format!("nodes {}", self.nodes))
+            "simulations" | "nodes" => {
+                self.nodes = whole("Simulations", value, 1, 10_000_000)?;
+                Ok(format!("simulations {}", self.nodes))
+            }
+            "threads" => {
+                self.threads = whole("Threads", value, 1, MAX_THREADS)?;
+                self.search = None;
+                self.evaluator = None;
+                Ok(format!("threads {}", self.threads))
             }
             "depth" => {
-                self.depth = value
-                    .parse()
-                    .ok()
-                    .filter(|d| (1..=30).contains(d))
-                    .ok_or_else(|| CommandError::Value {
-                        option: "Depth",
-                        value: value.to_string(),
-                        expected: "a whole number from 1 to 30".to_string(),
-                    })?;
+                self.depth = whole("Depth", value, 1, 30)?;
                 Ok(format!("depth {}", self.depth))
+            }
+            "moveoverhead" => {
+                self.overhead_ms = whole("MoveOverhead", value, 0, 10_000)?;
+                Ok(format!("move overhead {} ms", self.overhead_ms))
             }
             _ => Err(CommandError::UnknownOption(name)),
         }
@@ -314,136 +449,97 @@ impl Engine {
         Ok(())
     }
 
+    /// The search's evaluator, built on first use: the network's stack
+    /// (on `Threads` threads) or the hand-written evaluation.
+    fn evaluator(&mut self, network: Option<&Network>) -> &mut (dyn Evaluator + Send) {
+        if self.evaluator.is_none() {
+            self.cache = Arc::default();
+            let evaluator: Box<dyn Evaluator + Send> = match network {
+                Some(n) => {
+                    let terms = ValueTerms {
+                        material_weight: self.material,
+                        qsearch_weight: self.qsearch,
+                        cache: PLAYER_EVAL_CACHE,
+                    };
+                    let built = if self.threads == 1 {
+                        terms
+                            .evaluator(&n.net, &self.rules, Arc::clone(&self.cache))
+                            .map(|e| Box::new(e) as Box<dyn Evaluator + Send>)
+                    } else {
+                        terms
+                            .parallel_evaluator_on(
+                                InferenceNet::cpu(&n.net),
+                                &self.rules,
+                                Arc::clone(&self.cache),
+                                self.threads,
+                            )
+                            .map(|e| Box::new(e) as Box<dyn Evaluator + Send>)
+                    };
+                    built.expect("Material, Qsearch and the network are checked when set")
+                }
+                None if self.threads == 1 => Box::new(HeuristicEvaluator),
+                None => Box::new(ParallelEvaluator::new(vec![
+                    HeuristicEvaluator;
+                    self.threads
+                ])),
+            };
+            self.evaluator = Some(evaluator);
+        }
+        self.evaluator.as_deref_mut().expect("built above")
+    }
+
     /// Runs `go`: `info` lines through `say`, then the best move (`None`
     /// when the game is over).
     fn go(
         &mut self,
-        limit: GoLimit,
+        go: &GoParams,
         stop: &Arc<AtomicBool>,
         say: &mut dyn FnMut(String),
     ) -> Option<Move> {
         if self.game.is_over() {
             return None;
         }
-        let started = Instant::now();
-        if let Some((_, net)) = &self.network {
-            let net = net.clone();
-            Some(self.go_network(&net, limit, stop, started, say))
-        } else {
-            Some(self.go_alphabeta(limit, stop, started, say))
-        }
-    }
-
-    fn go_network(
-        &mut self,
-        net: &PolicyValueNet,
-        limit: GoLimit,
-        stop: &AtomicBool,
-        started: Instant,
-        say: &mut dyn FnMut(String),
-    ) -> Move {
-        let rules = self.rules.clone();
-        let seed = self.seed;
-        let config = SearchConfig {
-            safety_moves: self.safety,
-            ..SearchConfig::for_play(CHUNK)
+        let (nodes, depth) = match &self.brain {
+            Brain::AlphaBeta => (None, Some(self.depth)),
+            Brain::Search { .. } => (Some(self.nodes), None),
+            Brain::Other(_) => (None, None),
         };
-        let tree = self
-            .search
-            .get_or_insert_with(|| Search::new(rules.clone(), config, seed));
-        let evaluator = match &mut self.evaluator {
-            Some(evaluator) => evaluator,
-            empty => {
-                self.cache = Arc::default();
-                let terms = ValueTerms {
-                    material_weight: self.material,
-                    qsearch_weight: self.qsearch,
-                    cache: PLAYER_EVAL_CACHE,
+        let limits = Limits::new(go, &self.game, nodes, depth, self.overhead_ms, stop);
+        // The brain is taken out while it searches, so the evaluator and
+        // the tree (fields of `self`) can be borrowed beside it.
+        let brain = std::mem::replace(&mut self.brain, Brain::AlphaBeta);
+        let best = match &brain {
+            Brain::AlphaBeta => go_alphabeta(&self.rules, self.seed, &self.game, &limits, say),
+            Brain::Search { network, config } => {
+                let config = SearchConfig {
+                    safety_moves: self.safety,
+                    leaves_per_round: if self.threads > 1 {
+                        config
+                            .leaves_per_round
+                            .max(LEAVES_PER_THREAD * self.threads as u32)
+                    } else {
+                        config.leaves_per_round
+                    },
+                    ..config.clone()
                 };
-                empty.insert(
-                    terms
-                        .evaluator(net, &rules, Arc::clone(&self.cache))
-                        .expect("Material, Qsearch and Network are checked in set_option"),
-                )
+                let (rules, seed) = (self.rules.clone(), self.seed);
+                let mut tree = self
+                    .search
+                    .take()
+                    .unwrap_or_else(|| Search::new(rules, config, seed));
+                let game = self.game.clone();
+                let evaluator = self.evaluator(network.as_deref());
+                let best = go_search(&mut tree, &game, evaluator, &limits, say);
+                self.search = Some(tree);
+                best
+            }
+            Brain::Other(factory) => {
+                let mut player = factory.build(&self.rules, self.seed);
+                go_player(player.as_mut(), &self.game, &limits, say)
             }
         };
-        let mut total: u64 = 0;
-        loop {
-            let chunk = match limit {
-                GoLimit::Nodes(n) => (n - total).min(CHUNK as u64) as u32,
-                GoLimit::Default => (self.nodes - total).min(CHUNK as u64) as u32,
-                _ => CHUNK,
-            };
-            tree.set_simulations(chunk.max(1));
-            let result = search(tree, &self.game, evaluator);
-            total += result.simulations as u64;
-            let ms = started.elapsed().as_millis();
-            say(format!(
-                "info depth {} nodes {} score cp {} time {} pv {}",
-                result.pv.len(),
-                total,
-                (result.value * 1000.0).round() as i32,
-                ms,
-                line(&result.pv)
-            ));
-            let done = match limit {
-                GoLimit::Nodes(n) => total >= n,
-                GoLimit::Default => total >= self.nodes,
-                GoLimit::MoveTime(t) => ms as u64 >= t,
-                GoLimit::Depth(d) => result.pv.len() as u32 >= d || total >= DEPTH_NODE_CAP,
-            };
-            // A search that ran no simulation (a move that wins at once) or
-            // proved its value (the solver, or a forced win of the safety
-            // check, whose line is that one move) has nothing more to find.
-            let proven = result.simulations == 0 || result.value.abs() >= 1.0;
-            if done || proven || stop.load(Ordering::Relaxed) {
-                return result.best;
-            }
-        }
-    }
-
-    fn go_alphabeta(
-        &mut self,
-        limit: GoLimit,
-        stop: &Arc<AtomicBool>,
-        started: Instant,
-        say: &mut dyn FnMut(String),
-    ) -> Move {
-        let max_depth = match limit {
-            GoLimit::Depth(d) => d.max(1),
-            GoLimit::Default => self.depth,
-            _ => 30,
-        };
-        let mut nodes = 0u64;
-        let mut best = None;
-        for depth in 1..=max_depth {
-            let mut ab =
-                AlphaBeta::new(depth, self.rules.clone(), self.seed).with_abort(Arc::clone(stop));
-            let decision = ab.choose(&self.game);
-            nodes += ab.nodes();
-            if ab.was_aborted() && best.is_some() {
-                break;
-            }
-            let ms = started.elapsed().as_millis() as u64;
-            let value = decision.value.unwrap_or(0.0);
-            say(format!(
-                "info depth {depth} nodes {nodes} score cp {} time {ms} pv {}",
-                (value * 1000.0).round() as i32,
-                line(&decision.pv)
-            ));
-            best = Some(decision.mv);
-            let done = match limit {
-                GoLimit::Nodes(n) => nodes >= n,
-                // The next depth takes several times longer: stop when it
-                // would not fit.
-                GoLimit::MoveTime(t) => ms.saturating_mul(4) >= t,
-                _ => false,
-            };
-            if done || stop.load(Ordering::Relaxed) || value.abs() >= 1.0 {
-                break;
-            }
-        }
-        best.expect("depth 1 always runs")
+        self.brain = brain;
+        Some(best)
     }
 
     /// Handles one command; returns the lines to print and whether to quit.
@@ -471,10 +567,10 @@ impl Engine {
                     "info string error: no position (the last `position` was refused: {why})\nbestmove (none)"
                 ));
             }
-            Command::Go(limit) => {
+            Command::Go(go) => {
                 // The input thread clears `stop` when it reads `go`, so a
                 // `stop` read after it is not lost.
-                let best = self.go(limit, stop, &mut |l| out.push(l));
+                let best = self.go(&go, stop, &mut |l| out.push(l));
                 out.push(match best {
                     Some(mv) => format!("bestmove {mv}"),
                     None => {
@@ -488,6 +584,7 @@ impl Engine {
             Command::Display => {
                 out.extend(self.game.position().to_string().lines().map(String::from));
                 out.push(format!("variant {}", self.variant));
+                out.push(format!("player {}", self.player));
             }
             Command::Perft(depth) => {
                 let started = Instant::now();
@@ -508,17 +605,9 @@ impl Engine {
     }
 }
 
-fn line(moves: &[Move]) -> String {
-    moves
-        .iter()
-        .map(|m| m.to_string())
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-/// Runs the engine until `quit` or the end of `input`, answering on
+/// Runs `engine` until `quit` or the end of `input`, answering on
 /// `output` (flushed after every answer).
-pub fn run_engine<R, W>(input: R, mut output: W) -> std::io::Result<()>
+pub fn run_engine<R, W>(mut engine: Engine, input: R, mut output: W) -> std::io::Result<()>
 where
     R: BufRead + Send + 'static,
     W: Write,
@@ -550,7 +639,6 @@ where
             }
         }
     });
-    let mut engine = Engine::new();
     for line in rx {
         let Ok(line) = line else {
             writeln!(output, "info string error: the line is not UTF-8 text")?;
@@ -593,7 +681,7 @@ mod tests {
         let (tx, rx) = mpsc::channel();
         std::thread::spawn(move || {
             let mut out = Vec::new();
-            run_engine(input, &mut out).unwrap();
+            run_engine(Engine::new(), input, &mut out).unwrap();
             let _ = tx.send(String::from_utf8(out).unwrap());
         });
         rx.recv_timeout(std::time::Duration::from_secs(seconds))
@@ -707,7 +795,14 @@ mod tests {
             .with_value_hidden(8)
             .init(&cpu_device());
         let mut e = Engine::new();
-        e.network = Some((PathBuf::from("memory"), net));
+        e.brain = Brain::Search {
+            network: Some(Box::new(Network {
+                path: PathBuf::from("memory"),
+                net,
+                summary: String::new(),
+            })),
+            config: SearchConfig::for_play(64),
+        };
         let lookups = |e: &Engine| e.cache.lookups.load(Ordering::Relaxed);
         let hits = |e: &Engine| e.cache.hits.load(Ordering::Relaxed);
         run(&mut e, "position startpos");
@@ -735,5 +830,142 @@ mod tests {
             hits(&e),
             lookups(&e)
         );
+    }
+
+    /// Input that arrives when the test sends it, as from a GUI's pipe.
+    struct Pipe(mpsc::Receiver<Vec<u8>>, Vec<u8>);
+
+    impl std::io::Read for Pipe {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            if self.1.is_empty() {
+                match self.0.recv() {
+                    Ok(bytes) => self.1 = bytes,
+                    Err(_) => return Ok(0),
+                }
+            }
+            let n = buf.len().min(self.1.len());
+            buf[..n].copy_from_slice(&self.1[..n]);
+            self.1.drain(..n);
+            Ok(n)
+        }
+    }
+
+    /// `go infinite` searches until `stop`, however long: past its default
+    /// budget for the search, past the depth it would stop at otherwise
+    /// for alpha-beta.
+    #[test]
+    fn go_infinite_searches_until_stop() {
+        for (player, beyond) in [("mcts:100", 100u64), ("alphabeta:2", 0)] {
+            let (tx, rx) = mpsc::channel();
+            let input = std::io::BufReader::new(Pipe(rx, Vec::new()));
+            tx.send(
+                format!("setoption name Player value {player}\nposition startpos\ngo infinite\n")
+                    .into_bytes(),
+            )
+            .unwrap();
+            let started = Instant::now();
+            let waiting = std::thread::spawn(move || session(input, 60));
+            std::thread::sleep(std::time::Duration::from_millis(600));
+            tx.send(b"stop\nquit\n".to_vec()).unwrap();
+            let out = waiting.join().unwrap().expect("finishes");
+            assert!(started.elapsed().as_millis() >= 600);
+            let infos: Vec<&str> = out
+                .lines()
+                .filter(|l| l.starts_with("info depth"))
+                .collect();
+            let last = infos.last().unwrap_or_else(|| panic!("{out}"));
+            let nodes: u64 = last.split_whitespace().nth(4).unwrap().parse().unwrap();
+            assert!(nodes > beyond, "{player}: {last}");
+            assert!(
+                out.lines().last().unwrap().starts_with("bestmove "),
+                "{out}"
+            );
+            if player.starts_with("alphabeta") {
+                // Deeper than a plain `go` (depth 2) would have gone.
+                assert!(infos.len() > 2, "{out}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_clock_is_shared_out_and_the_info_lines_say_nps_and_wdl() {
+        let mut e = Engine::new();
+        run(&mut e, "position startpos");
+        // 3 s on South's clock, 0 on North's: South thinks about a
+        // thirtieth of it and never past half.
+        let started = Instant::now();
+        let out = run(&mut e, "go wtime 3000 btime 0 winc 0 binc 0");
+        let ms = started.elapsed().as_millis();
+        assert!(ms < 1500, "{ms} ms");
+        assert!(out.last().unwrap().starts_with("bestmove "), "{out:?}");
+        let info = &out[out.len() - 2];
+        for field in [" nodes ", " nps ", " time ", " score cp ", " wdl ", " pv "] {
+            assert!(info.contains(field), "{field}: {info}");
+        }
+        // A nearly empty clock answers at once.
+        let started = Instant::now();
+        run(&mut e, "go wtime 40 btime 40");
+        assert!(started.elapsed().as_millis() < 200);
+    }
+
+    #[test]
+    fn any_player_plays_and_the_options_say_what_is_accepted() {
+        let mut e = Engine::new();
+        run(&mut e, "position startpos moves a3a4");
+        for spec in ["greedy", "random", "mcts:50", "alphabeta:2"] {
+            let out = run(&mut e, &format!("setoption name Player value {spec}"));
+            assert_eq!(out, [format!("info string player {spec}")]);
+            let out = run(&mut e, "go");
+            assert!(
+                out.last().unwrap().starts_with("bestmove "),
+                "{spec}: {out:?}"
+            );
+        }
+        let out = run(&mut e, "d");
+        assert_eq!(out.last().unwrap(), "player alphabeta:2");
+        assert_eq!(e.depth, 2);
+        let out = run(&mut e, "setoption name Player value stockfish");
+        assert!(
+            out[0].contains("unknown player kind `stockfish`"),
+            "{out:?}"
+        );
+        let out = run(&mut e, "setoption name Player value net:/no/such/net");
+        assert!(out[0].contains("/no/such/net"), "{out:?}");
+        // A refused player leaves the one before.
+        assert_eq!(run(&mut e, "d").last().unwrap(), "player alphabeta:2");
+        for (option, bad, expected) in [
+            ("Threads", "0", "from 1 to 256"),
+            ("Simulations", "0", "from 1 to 10000000"),
+            ("MoveOverhead", "-3", "from 0 to 10000"),
+        ] {
+            let out = run(&mut e, &format!("setoption name {option} value {bad}"));
+            assert!(
+                out[0].contains(option) && out[0].contains(expected),
+                "{option}: {out:?}"
+            );
+        }
+        // The search on two threads plays the budget it is given.
+        run(&mut e, "setoption name Player value mcts:300");
+        assert_eq!(
+            run(&mut e, "setoption name Threads value 2"),
+            ["info string threads 2"]
+        );
+        let out = run(&mut e, "go nodes 300");
+        assert!(out[out.len() - 2].contains(" nodes 300 "), "{out:?}");
+        let out = run(&mut e, "jcei");
+        for option in [
+            "Player",
+            "Simulations",
+            "Threads",
+            "Material",
+            "Qsearch",
+            "MoveOverhead",
+        ] {
+            assert!(
+                out.iter()
+                    .any(|l| l.starts_with(&format!("option name {option} "))),
+                "{option}: {out:?}"
+            );
+        }
     }
 }

@@ -11,18 +11,82 @@ pub enum Start {
     Fen(String),
 }
 
-/// The limits of a `go` command (the first one given counts).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GoLimit {
-    /// Nodes: simulations for the network's search, nodes for alpha-beta.
-    Nodes(u64),
-    /// Milliseconds of thinking.
-    MoveTime(u64),
-    /// Plies: alpha-beta depth, or the principal variation's length for the
-    /// network's search.
-    Depth(u32),
-    /// No limit given: the engine's default budget (`setoption`).
-    Default,
+/// What a `go` command asks for. Limits combine as in UCI: the search
+/// stops at the first one reached; `infinite` searches until `stop`
+/// whatever else is given; a `go` with no limit and no clock uses the
+/// engine's default budget (`setoption name Simulations` or `Depth`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GoParams {
+    /// `nodes N`: simulations of a search, nodes of alpha-beta.
+    pub nodes: Option<u64>,
+    /// `movetime MS`: milliseconds of thinking.
+    pub movetime: Option<u64>,
+    /// `depth D`: alpha-beta's depth, or the length of the search's
+    /// principal variation.
+    pub depth: Option<u32>,
+    /// `infinite`: until `stop`.
+    pub infinite: bool,
+    /// `wtime MS` / `btime MS`: the time left on South's (`w`) and North's
+    /// (`b`) clocks, by [`jungle_rules::Side::index`].
+    pub time: [Option<u64>; 2],
+    /// `winc MS` / `binc MS`: each side's increment per move.
+    pub increment: [u64; 2],
+    /// `movestogo N`: moves until the next time control.
+    pub moves_to_go: Option<u32>,
+}
+
+impl GoParams {
+    /// Whether the command gives no limit at all (the engine's default
+    /// budget applies).
+    pub fn is_default(&self) -> bool {
+        self.nodes.is_none()
+            && self.movetime.is_none()
+            && self.depth.is_none()
+            && !self.infinite
+            && self.time == [None, None]
+    }
+
+    /// `go depth D` alone.
+    pub fn depth(depth: u32) -> GoParams {
+        GoParams {
+            depth: Some(depth),
+            ..GoParams::default()
+        }
+    }
+
+    /// Parses the words after `go`.
+    fn parse(words: &[&str]) -> Result<GoParams, ParseError> {
+        let mut go = GoParams::default();
+        let mut i = 0;
+        while i < words.len() {
+            let key = words[i];
+            let value = words.get(i + 1).copied();
+            let what = format!("go {key}");
+            match key {
+                "infinite" => {
+                    go.infinite = true;
+                    i += 1;
+                    continue;
+                }
+                "nodes" => go.nodes = Some(number(value, &what)?),
+                "movetime" => go.movetime = Some(number(value, &what)?),
+                "depth" => go.depth = Some(within(value, &what, MAX_DEPTH)?),
+                "wtime" => go.time[0] = Some(number(value, &what)?),
+                "btime" => go.time[1] = Some(number(value, &what)?),
+                "winc" => go.increment[0] = number(value, &what)?,
+                "binc" => go.increment[1] = number(value, &what)?,
+                "movestogo" => go.moves_to_go = Some(within(value, &what, 10_000)?),
+                other => {
+                    return Err(ParseError(format!(
+                        "go: unknown limit `{other}`; expected nodes N, movetime MS, depth D, \
+                         infinite, wtime MS, btime MS, winc MS, binc MS or movestogo N"
+                    )))
+                }
+            }
+            i += 2;
+        }
+        Ok(go)
+    }
 }
 
 /// One command line.
@@ -41,8 +105,9 @@ pub enum Command {
         /// Moves played from it.
         moves: Vec<String>,
     },
-    /// `go [nodes N | movetime MS | depth D | infinite]`.
-    Go(GoLimit),
+    /// `go [nodes N] [movetime MS] [depth D] [infinite] [wtime MS btime MS
+    /// [winc MS binc MS] [movestogo N]]`.
+    Go(GoParams),
     /// `stop`.
     Stop,
     /// `quit`.
@@ -105,17 +170,7 @@ pub fn parse(line: &str) -> Result<Option<Command>, ParseError> {
         "quit" => Command::Quit,
         "d" => Command::Display,
         "perft" => Command::Perft(within(rest.first().copied(), "perft", MAX_PERFT_DEPTH)?),
-        "go" => Command::Go(match rest {
-            [] | ["infinite", ..] => GoLimit::Default,
-            ["nodes", n, ..] => GoLimit::Nodes(number(Some(n), "go nodes")?),
-            ["movetime", n, ..] => GoLimit::MoveTime(number(Some(n), "go movetime")?),
-            ["depth", n, ..] => GoLimit::Depth(within(Some(n), "go depth", MAX_DEPTH)?),
-            [other, ..] => {
-                return Err(ParseError(format!(
-                    "go: unknown limit `{other}`; expected nodes N, movetime MS or depth D"
-                )))
-            }
-        }),
+        "go" => Command::Go(GoParams::parse(rest)?),
         "position" => {
             let moves_at = rest.iter().position(|&w| w == "moves");
             let (spec, moves) = match moves_at {
@@ -183,11 +238,25 @@ mod tests {
                 moves: vec![]
             })
         );
+        let go = |line: &str| match parse(line).unwrap() {
+            Some(Command::Go(go)) => go,
+            other => panic!("{line}: {other:?}"),
+        };
+        assert_eq!(go("go movetime 250").movetime, Some(250));
+        assert!(go("go").is_default());
+        assert!(go("go infinite").infinite && !go("go infinite").is_default());
         assert_eq!(
-            parse("go movetime 250").unwrap(),
-            Some(Command::Go(GoLimit::MoveTime(250)))
+            go("go wtime 9000 btime 8000 winc 100 binc 200 movestogo 12"),
+            GoParams {
+                time: [Some(9000), Some(8000)],
+                increment: [100, 200],
+                moves_to_go: Some(12),
+                ..GoParams::default()
+            }
         );
-        assert_eq!(parse("go").unwrap(), Some(Command::Go(GoLimit::Default)));
+        // Limits combine, in any order.
+        let both = go("go depth 3 nodes 500");
+        assert_eq!((both.depth, both.nodes), (Some(3), Some(500)));
         assert_eq!(
             parse("setoption name Network value /tmp/a b").unwrap(),
             Some(Command::SetOption {
@@ -212,8 +281,17 @@ mod tests {
         assert!(parse("go depth 0").unwrap_err().0.contains("1 to 64"));
         assert_eq!(
             parse("go depth 64").unwrap(),
-            Some(Command::Go(GoLimit::Depth(64)))
+            Some(Command::Go(GoParams::depth(64)))
         );
+        assert!(parse("go wtime")
+            .unwrap_err()
+            .0
+            .contains("`go wtime` needs"));
+        assert!(parse("go wtime -5").unwrap_err().0.contains("whole number"));
+        assert!(parse("go movestogo 0")
+            .unwrap_err()
+            .0
+            .contains("1 to 10000"));
         assert!(parse("perft 13").unwrap_err().0.contains("1 to 12"));
         assert!(parse("position").unwrap_err().0.contains("startpos"));
         assert!(parse("setoption Nodes 3").unwrap_err().0.contains("name"));

@@ -11,7 +11,7 @@
 #![warn(missing_docs)]
 
 use jungle_engine::engine::Engine;
-use jungle_engine::protocol::{parse, Command, GoLimit};
+use jungle_engine::protocol::{parse, Command, GoParams};
 use jungle_rules::{perft, Game, Move, Position, Rules};
 use jungle_selfplay::shard::{decode_shard, MAGIC, SHARD_VERSION};
 use std::path::Path;
@@ -139,7 +139,7 @@ pub fn engine(data: &[u8]) {
             _ => continue,
         };
         let command = match command {
-            Command::Go(_) => Command::Go(GoLimit::Depth(1)),
+            Command::Go(_) => Command::Go(GoParams::depth(1)),
             Command::Perft(depth) => Command::Perft(depth.min(2)),
             other => other,
         };

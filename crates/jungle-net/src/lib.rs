@@ -35,7 +35,7 @@ pub use evaluator::{
     MAX_MATERIAL_WEIGHT,
 };
 pub use inference_net::InferenceNet;
-pub use value_terms::{NetStack, ValueTerms, ValueTermsError};
+pub use value_terms::{NetStack, ParallelNetStack, ValueTerms, ValueTermsError};
 
 /// The CPU device every command uses (burn's pure-Rust `flex` backend).
 pub fn cpu_device() -> burn::tensor::Device {

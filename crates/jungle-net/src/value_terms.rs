@@ -8,12 +8,16 @@ use crate::evaluator::{check_material_weight, NetEvaluator, NoSurvivalHead};
 use crate::inference_net::InferenceNet;
 use crate::PolicyValueNet;
 use jungle_mcts::quiescence::check_quiescence_weight;
-use jungle_mcts::{CacheCounters, CachedEvaluator, WithQuiescence};
+use jungle_mcts::{CacheCounters, CachedEvaluator, ParallelEvaluator, WithQuiescence};
 use jungle_rules::{InvalidKey, Rules};
 use std::sync::Arc;
 
 /// The evaluator stack of a network: cache -> quiescence -> network.
 pub type NetStack = CachedEvaluator<WithQuiescence<NetEvaluator>>;
+
+/// The evaluator stack of a network judged on several threads: cache ->
+/// threads -> quiescence -> network.
+pub type ParallelNetStack = CachedEvaluator<ParallelEvaluator<WithQuiescence<NetEvaluator>>>;
 
 /// The value terms and the cache of a network's evaluator.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -73,11 +77,45 @@ impl ValueTerms {
         rules: &Rules,
         counters: Arc<CacheCounters>,
     ) -> Result<NetStack, ValueTermsError> {
+        let evaluator = self.uncached_on(net, rules)?;
+        Ok(CachedEvaluator::new(evaluator, self.cache, counters))
+    }
+
+    /// The evaluator stack of a network whose batches are judged on
+    /// `threads` threads (the engine's `Threads` option): one cache in
+    /// front, then the batch cut between `threads` networks with their
+    /// terms, all sharing `net`'s weights.
+    pub fn parallel_evaluator_on(
+        &self,
+        net: InferenceNet,
+        rules: &Rules,
+        counters: Arc<CacheCounters>,
+        threads: usize,
+    ) -> Result<ParallelNetStack, ValueTermsError> {
+        let parts = (0..threads.max(1))
+            .map(|_| self.uncached_on(net.clone(), rules))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(CachedEvaluator::new(
+            ParallelEvaluator::new(parts),
+            self.cache,
+            counters,
+        ))
+    }
+
+    /// The network with its terms, no cache.
+    fn uncached_on(
+        &self,
+        net: InferenceNet,
+        rules: &Rules,
+    ) -> Result<WithQuiescence<NetEvaluator>, ValueTermsError> {
         self.validate()?;
         let evaluator =
             NetEvaluator::on(net, rules.clone()).with_material_weight(self.material_weight)?;
-        let evaluator = WithQuiescence::new(evaluator, rules.clone(), self.qsearch_weight);
-        Ok(CachedEvaluator::new(evaluator, self.cache, counters))
+        Ok(WithQuiescence::new(
+            evaluator,
+            rules.clone(),
+            self.qsearch_weight,
+        ))
     }
 }
 

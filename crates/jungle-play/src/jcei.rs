@@ -1,13 +1,17 @@
-//! Any JCEI engine as a player: `jcei:COMMAND[:MOVETIME_MS]`, where
-//! COMMAND is the engine's path, with arguments after spaces if it needs
-//! them (`jcei:target/release/jungle engine:200` plays `jungle engine`).
+//! Any JCEI engine as a player: `jcei:COMMAND[:BUDGET]`, where COMMAND is
+//! the engine's path, with arguments after spaces if it needs them
+//! (`jcei:target/release/jungle engine:200` plays `jungle engine`), and
+//! BUDGET what each move gets ([`MoveBudget`]): `MS` (`go movetime MS`,
+//! default 1000), `nodes=N` (`go nodes N`) or `tc=BASE+INC`, a clock of
+//! BASE seconds plus INC seconds a move kept here as a GUI keeps it
+//! (`go wtime ... btime ... winc ... binc ...`).
 //!
 //! Each game starts the engine, sends `jcei` (waits for `jceiok`), the rule
 //! set (`setoption name Variant value NAME`, a preset name or a toml file
 //! written for it) and `isready`; each move sends `position fen START moves
-//! ...` and `go movetime MS` and reads up to `bestmove`. An engine that
-//! exits, answers nothing in time (twice the move time plus 5 s) or names
-//! an illegal move forfeits the game, with the reason in the record.
+//! ...` and `go ...` and reads up to `bestmove`. An engine that exits,
+//! answers nothing in time, names an illegal move or (with a clock) runs
+//! out of time forfeits the game, with the reason in the record.
 
 use crate::player::{Decision, Player, PlayerError};
 use crate::spec::PlayerFactory;
@@ -21,6 +25,70 @@ use std::time::Duration;
 
 /// Move time when the spec gives none.
 pub const DEFAULT_MOVETIME_MS: u64 = 1000;
+/// How long a `go nodes N` may take before the engine is given up.
+const NODES_TIMEOUT: Duration = Duration::from_secs(600);
+/// How long past its flag an engine on a clock is waited for, so the
+/// record says how late it was.
+const FLAG_GRACE: Duration = Duration::from_secs(2);
+
+/// What an external engine is given for each move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MoveBudget {
+    /// `go movetime MS`.
+    MoveTime(u64),
+    /// `go nodes N`.
+    Nodes(u64),
+    /// A clock of `base_ms` plus `increment_ms` after each move, kept by
+    /// the player from the time each answer takes (the pipes included);
+    /// an engine whose clock runs out loses on time.
+    Clock {
+        /// The time on the clock at the start, in ms.
+        base_ms: u64,
+        /// Added after each move, in ms.
+        increment_ms: u64,
+    },
+}
+
+impl MoveBudget {
+    /// The `go` command for a move with `left_ms` on the clock.
+    fn go(&self, left_ms: u64) -> String {
+        match *self {
+            MoveBudget::MoveTime(ms) => format!("go movetime {ms}"),
+            MoveBudget::Nodes(n) => format!("go nodes {n}"),
+            MoveBudget::Clock { increment_ms, .. } => format!(
+                "go wtime {left_ms} btime {left_ms} winc {increment_ms} binc {increment_ms}"
+            ),
+        }
+    }
+
+    /// How long the answer is waited for.
+    fn timeout(&self, left_ms: u64) -> Duration {
+        match *self {
+            MoveBudget::MoveTime(ms) => Duration::from_millis(ms * 2 + 5000),
+            MoveBudget::Nodes(_) => NODES_TIMEOUT,
+            MoveBudget::Clock { .. } => Duration::from_millis(left_ms) + FLAG_GRACE,
+        }
+    }
+}
+
+impl std::fmt::Display for MoveBudget {
+    /// As a spec writes it: `MS`, `nodes=N` or `tc=BASE+INC` (seconds).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            MoveBudget::MoveTime(ms) => write!(f, "{ms}"),
+            MoveBudget::Nodes(n) => write!(f, "nodes={n}"),
+            MoveBudget::Clock {
+                base_ms,
+                increment_ms,
+            } => write!(
+                f,
+                "tc={}+{}",
+                base_ms as f64 / 1000.0,
+                increment_ms as f64 / 1000.0
+            ),
+        }
+    }
+}
 /// How long the handshake may take.
 const HANDSHAKE: Duration = Duration::from_secs(10);
 
@@ -65,6 +133,14 @@ pub enum EngineError {
         /// Its answer.
         answer: String,
     },
+    /// The engine's clock ran out.
+    #[error("lost on time: the move took {spent_ms} ms with {left_ms} ms on the clock")]
+    FlagFall {
+        /// How long the move took (or was waited for).
+        spent_ms: u64,
+        /// The time that was left.
+        left_ms: u64,
+    },
     /// The engine named a move that is not legal.
     #[error("illegal move `{mv}` in {fen}")]
     IllegalMove {
@@ -75,28 +151,28 @@ pub enum EngineError {
     },
 }
 
-/// The players of one external engine (`jcei:COMMAND[:MOVETIME_MS]`).
+/// The players of one external engine (`jcei:COMMAND[:BUDGET]`).
 #[derive(Clone, Debug)]
 pub struct JceiPlayers {
     spec: String,
     command: String,
-    movetime_ms: u64,
+    budget: MoveBudget,
 }
 
 impl JceiPlayers {
-    /// The players of the engine `command` at `movetime_ms` per move, named
+    /// The players of the engine `command` with `budget` per move, named
     /// `name`; the engine is started once here to check that it answers,
     /// so a bad command fails now rather than forfeiting every game.
     pub fn start(
         name: String,
         command: &str,
-        movetime_ms: u64,
+        budget: MoveBudget,
     ) -> Result<JceiPlayers, EngineError> {
         Connection::start(command, &Rules::default())?;
         Ok(JceiPlayers {
             spec: name,
             command: command.to_string(),
-            movetime_ms,
+            budget,
         })
     }
 }
@@ -107,10 +183,15 @@ impl PlayerFactory for JceiPlayers {
     }
 
     fn build(&self, rules: &Rules, _seed: u64) -> Box<dyn Player> {
+        let clock_ms = match self.budget {
+            MoveBudget::Clock { base_ms, .. } => base_ms,
+            _ => 0,
+        };
         Box::new(JceiPlayer {
             spec: self.clone(),
             rules: rules.clone(),
             connection: None,
+            clock_ms,
         })
     }
 }
@@ -253,6 +334,8 @@ pub struct JceiPlayer {
     spec: JceiPlayers,
     rules: Rules,
     connection: Option<Connection>,
+    /// The time left on the engine's clock (with a [`MoveBudget::Clock`]).
+    clock_ms: u64,
 }
 
 impl JceiPlayer {
@@ -268,9 +351,19 @@ impl JceiPlayer {
             position.push_str(&moves.join(" "));
         }
         c.send(&position)?;
-        c.send(&format!("go movetime {}", self.spec.movetime_ms))?;
-        let timeout = Duration::from_millis(self.spec.movetime_ms * 2 + 5000);
-        let line = c.wait_for("bestmove", timeout)?;
+        let budget = self.spec.budget;
+        let left_ms = self.clock_ms;
+        let asked = std::time::Instant::now();
+        c.send(&budget.go(left_ms))?;
+        let answer = c.wait_for("bestmove", budget.timeout(left_ms));
+        if let MoveBudget::Clock { increment_ms, .. } = budget {
+            let spent_ms = asked.elapsed().as_millis() as u64;
+            if spent_ms > left_ms || matches!(answer, Err(EngineError::Timeout { .. })) {
+                return Err(EngineError::FlagFall { spent_ms, left_ms });
+            }
+            self.clock_ms = left_ms - spent_ms + increment_ms;
+        }
+        let line = answer?;
         let text = line.split_whitespace().nth(1).unwrap_or("");
         game.legal_moves()
             .iter()

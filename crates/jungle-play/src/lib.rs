@@ -11,6 +11,8 @@
 //!   Elo scale, [`SearchPlayer`] (the search with any evaluator, the
 //!   network's included) and external JCEI engines ([`jcei`]), which
 //!   forfeit a game when they crash, stall or answer an illegal move;
+//! - analysis of positions as a service ([`analysis`]), many queries
+//!   sharing the network's batches;
 //! - matches between two players ([`arena`]) from shared random openings
 //!   ([`opening`]), their statistics ([`stats`]) and Elo fitted over many
 //!   matches ([`elo`]).
@@ -18,6 +20,7 @@
 #![warn(missing_docs)]
 
 mod alphabeta;
+pub mod analysis;
 pub mod arena;
 pub mod elo;
 mod greedy;
@@ -28,7 +31,10 @@ mod player;
 mod random;
 mod search_player;
 mod spec;
+pub mod sprt;
 pub mod stats;
+pub mod tournament;
+mod wdl;
 
 pub use alphabeta::AlphaBeta;
 pub use greedy::Greedy;
@@ -37,6 +43,7 @@ pub use player::{Decision, Player, PlayerError};
 pub use random::RandomPlayer;
 pub use search_player::SearchPlayer;
 pub use spec::{
-    load_player, load_player_on, NetSpec, PlayerFactory, PlayerSpec, SearchSpec, SpecError,
-    DEFAULT_NET_SIMULATIONS, PLAYER_EVAL_CACHE, PLAYER_FORMS,
+    load_player, load_player_on, NetSpec, PlayerFactory, PlayerSpec, SearchParts, SearchSpec,
+    SpecError, DEFAULT_NET_SIMULATIONS, PLAYER_EVAL_CACHE, PLAYER_FORMS,
 };
+pub use wdl::Wdl;

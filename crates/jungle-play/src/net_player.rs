@@ -5,8 +5,8 @@
 
 use crate::player::Player;
 use crate::search_player::SearchPlayer;
-use crate::spec::{NetSpec, PlayerFactory, SpecError};
-use jungle_mcts::{Search, SearchConfig};
+use crate::spec::{NetSpec, PlayerFactory, SearchParts, SpecError};
+use jungle_mcts::{Evaluator, Search, SearchConfig};
 use jungle_net::{cpu_device, load_checkpoint, Compute, InferenceNet, ValueTerms};
 use jungle_rules::Rules;
 use std::sync::Arc;
@@ -70,5 +70,23 @@ impl PlayerFactory for NetPlayers {
             .evaluator_on(self.net.clone(), rules, Arc::default())
             .expect("checked in NetPlayers::load");
         Box::new(SearchPlayer::new(self.name.clone(), search, evaluator))
+    }
+
+    fn search_parts(&self) -> Option<&dyn SearchParts> {
+        Some(self)
+    }
+}
+
+impl SearchParts for NetPlayers {
+    fn search_config(&self) -> &SearchConfig {
+        &self.search
+    }
+
+    fn evaluator(&self, rules: &Rules) -> Box<dyn Evaluator + Send> {
+        Box::new(
+            self.terms
+                .evaluator_on(self.net.clone(), rules, Arc::default())
+                .expect("checked in NetPlayers::load"),
+        )
     }
 }

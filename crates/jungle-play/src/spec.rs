@@ -5,13 +5,13 @@
 
 use crate::alphabeta::AlphaBeta;
 use crate::greedy::Greedy;
-use crate::jcei::{EngineError, JceiPlayers};
+use crate::jcei::{EngineError, JceiPlayers, MoveBudget};
 use crate::net_player::NetPlayers;
 use crate::player::Player;
 use crate::random::RandomPlayer;
 use crate::search_player::SearchPlayer;
 use jungle_mcts::quiescence::MAX_QUIESCENCE_WEIGHT;
-use jungle_mcts::{HeuristicEvaluator, Search, SearchConfig, SearchKeyError};
+use jungle_mcts::{Evaluator, HeuristicEvaluator, Search, SearchConfig, SearchKeyError};
 use jungle_net::Compute;
 use jungle_net::{CheckpointError, ValueTerms, ValueTermsError, MAX_MATERIAL_WEIGHT};
 use jungle_rules::Rules;
@@ -26,7 +26,7 @@ macro_rules! player_forms {
     () => {
         "random, greedy, alphabeta:DEPTH (1-12), mcts:SIMS[:KEY=VALUE...], \
          net:CHECKPOINT[:SIMS][:material=W][:qsearch=W][:KEY=VALUE...], \
-         jcei:COMMAND[:MOVETIME_MS]"
+         jcei:COMMAND[:MOVETIME_MS|:nodes=N|:tc=BASE+INC]"
     };
 }
 
@@ -50,6 +50,24 @@ pub trait PlayerFactory: Send + Sync {
 
     /// A new player for one game under `rules`, deterministic for `seed`.
     fn build(&self, rules: &Rules, seed: u64) -> Box<dyn Player>;
+
+    /// For a player that searches (`net:`, `mcts:`), its search's settings
+    /// and evaluators, so a caller can drive many searches itself with
+    /// one evaluator between them (the analysis server batches the leaves
+    /// of every query in flight); `None` for the others.
+    fn search_parts(&self) -> Option<&dyn SearchParts> {
+        None
+    }
+}
+
+/// What a searching player is made of.
+pub trait SearchParts: Send + Sync {
+    /// Its search's settings (simulations and options from its spec).
+    fn search_config(&self) -> &SearchConfig;
+
+    /// A new evaluator under `rules` (with its value terms and cache for
+    /// a network).
+    fn evaluator(&self, rules: &Rules) -> Box<dyn Evaluator + Send>;
 }
 
 /// A search's settings as a spec gives them: the players' search
@@ -151,12 +169,12 @@ pub enum PlayerSpec {
     Mcts(SearchSpec),
     /// A network searching with PUCT.
     Net(NetSpec),
-    /// An external JCEI engine: its command line and move time.
+    /// An external JCEI engine: its command line and what each move gets.
     Jcei {
         /// The command (program and arguments, split at spaces).
         command: String,
-        /// Milliseconds per move.
-        movetime_ms: u64,
+        /// Move time, nodes or a clock.
+        budget: MoveBudget,
     },
 }
 
@@ -313,29 +331,66 @@ fn net_spec(spec: &str, rest: &str) -> Result<NetSpec, SpecError> {
     Ok(net)
 }
 
-/// `jcei:COMMAND[:MOVETIME_MS]`, `rest` the text after `jcei:`.
+/// Seconds as in a time control (`10`, `0.1`), in whole milliseconds.
+fn seconds_ms(text: &str) -> Option<u64> {
+    let s: f64 = text.parse().ok()?;
+    (s.is_finite() && (0.0..=86_400.0).contains(&s)).then(|| (s * 1000.0).round() as u64)
+}
+
+/// The budget at the end of a `jcei:` spec, if its last field is one:
+/// `MS`, `nodes=N` or `tc=BASE+INC`.
+fn move_budget(field: &str) -> Option<Result<MoveBudget, &'static str>> {
+    if !field.is_empty() && field.bytes().all(|b| b.is_ascii_digit()) {
+        return Some(
+            field
+                .parse::<u64>()
+                .ok()
+                .filter(|m| (1..=3_600_000).contains(m))
+                .map(MoveBudget::MoveTime)
+                .ok_or("the move time must be from 1 to 3600000 ms"),
+        );
+    }
+    if let Some(n) = field.strip_prefix("nodes=") {
+        return Some(
+            n.parse::<u64>()
+                .ok()
+                .filter(|n| (1..=1_000_000_000).contains(n))
+                .map(MoveBudget::Nodes)
+                .ok_or("`nodes=N` needs a whole number from 1 to 1000000000"),
+        );
+    }
+    let tc = field.strip_prefix("tc=")?;
+    let parsed = tc.split_once('+').and_then(|(base, inc)| {
+        Some(MoveBudget::Clock {
+            base_ms: seconds_ms(base).filter(|&ms| ms > 0)?,
+            increment_ms: seconds_ms(inc)?,
+        })
+    });
+    Some(parsed.ok_or(
+        "`tc=BASE+INC` needs seconds, BASE above 0 (e.g. `tc=10+0.1`: 10 s and 0.1 s a move)",
+    ))
+}
+
+/// `jcei:COMMAND[:MOVETIME_MS|:nodes=N|:tc=BASE+INC]`, `rest` the text
+/// after `jcei:`.
 fn jcei_spec(spec: &str, rest: &str) -> Result<PlayerSpec, SpecError> {
     let syntax = |problem: &str| SpecError::Syntax {
         spec: spec.to_string(),
         problem: problem.to_string(),
     };
-    let (command, movetime_ms) = match rest.rsplit_once(':') {
-        Some((command, ms)) if !ms.is_empty() && ms.bytes().all(|b| b.is_ascii_digit()) => {
-            let ms = ms
-                .parse::<u64>()
-                .ok()
-                .filter(|m| (1..=3_600_000).contains(m))
-                .ok_or_else(|| syntax("the move time must be from 1 to 3600000 ms"))?;
-            (command, ms)
-        }
-        _ => (rest, crate::jcei::DEFAULT_MOVETIME_MS),
+    let (command, budget) = match rest
+        .rsplit_once(':')
+        .and_then(|(command, field)| Some((command, move_budget(field)?)))
+    {
+        Some((command, budget)) => (command, budget.map_err(syntax)?),
+        None => (rest, MoveBudget::MoveTime(crate::jcei::DEFAULT_MOVETIME_MS)),
     };
     if command.trim().is_empty() {
         return Err(syntax("missing engine path after `jcei:`"));
     }
     Ok(PlayerSpec::Jcei {
         command: command.trim().to_string(),
-        movetime_ms,
+        budget,
     })
 }
 
@@ -393,10 +448,7 @@ impl fmt::Display for PlayerSpec {
                 }
                 net.search.write_options(f)
             }
-            PlayerSpec::Jcei {
-                command,
-                movetime_ms,
-            } => write!(f, "jcei:{command}:{movetime_ms}"),
+            PlayerSpec::Jcei { command, budget } => write!(f, "jcei:{command}:{budget}"),
         }
     }
 }
@@ -415,11 +467,8 @@ impl PlayerSpec {
         let name = self.to_string();
         Ok(match self {
             PlayerSpec::Net(net) => Box::new(NetPlayers::load(name, net, compute)?),
-            PlayerSpec::Jcei {
-                command,
-                movetime_ms,
-            } => Box::new(
-                JceiPlayers::start(name.clone(), command, *movetime_ms)
+            PlayerSpec::Jcei { command, budget } => Box::new(
+                JceiPlayers::start(name.clone(), command, *budget)
                     .map_err(|source| SpecError::Engine { spec: name, source })?,
             ),
             baseline => Box::new(Baseline {
@@ -467,6 +516,23 @@ impl PlayerFactory for Baseline {
             }
         }
     }
+
+    fn search_parts(&self) -> Option<&dyn SearchParts> {
+        matches!(self.spec, PlayerSpec::Mcts(_)).then_some(self as &dyn SearchParts)
+    }
+}
+
+impl SearchParts for Baseline {
+    fn search_config(&self) -> &SearchConfig {
+        match &self.spec {
+            PlayerSpec::Mcts(s) => &s.search,
+            _ => unreachable!("search_parts is Some for mcts only"),
+        }
+    }
+
+    fn evaluator(&self, _rules: &Rules) -> Box<dyn Evaluator + Send> {
+        Box::new(HeuristicEvaluator)
+    }
 }
 
 #[cfg(test)]
@@ -489,10 +555,32 @@ mod tests {
             "net:ck/12:400",
             "net:C:/runs/12:400:material=0.6:qsearch=0.5:cpuct=2",
             "jcei:jungle engine:200",
+            "jcei:jungle engine --player net:ck:400:nodes=400",
+            "jcei:jungle engine:tc=10+0.1",
+            "jcei:e:tc=0.5+0",
         ] {
             assert_eq!(parse(text).to_string(), text);
         }
         assert_eq!(parse("jcei:engine").to_string(), "jcei:engine:1000");
+        assert_eq!(
+            parse("jcei:jungle engine:tc=10+0.1"),
+            PlayerSpec::Jcei {
+                command: "jungle engine".into(),
+                budget: MoveBudget::Clock {
+                    base_ms: 10_000,
+                    increment_ms: 100
+                }
+            }
+        );
+        // A player spec inside the command keeps its `:` fields; the last
+        // field is the budget.
+        assert_eq!(
+            parse("jcei:jungle engine --player net:ck:200:nodes=200"),
+            PlayerSpec::Jcei {
+                command: "jungle engine --player net:ck:200".into(),
+                budget: MoveBudget::Nodes(200)
+            }
+        );
     }
 
     #[test]
@@ -575,6 +663,11 @@ mod tests {
         assert!(e("net:ck:qsearch=x").contains("expected a number"));
         assert!(e("jcei:").contains("missing engine path"));
         assert!(e("jcei:engine:0").contains("move time"));
+        for bad in ["tc=10", "tc=0+1", "tc=x+1", "tc=5+-1"] {
+            let why = e(&format!("jcei:engine:{bad}"));
+            assert!(why.contains("tc=BASE+INC"), "{bad}: {why}");
+        }
+        assert!(e("jcei:engine:nodes=0").contains("nodes=N"));
     }
 
     /// An engine that refuses every rule set is refused before any game:

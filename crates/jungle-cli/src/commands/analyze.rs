@@ -1,8 +1,12 @@
-//! `jungle analyze`: what a player makes of one position.
+//! `jungle analyze`: what a player makes of one position, the best K
+//! moves' lines (`--multipv`), or a JSON analysis server on stdin/stdout
+//! (`--server`).
 
 use super::shared::{load_position, load_rules, parse_player, DeviceArgs};
 use anyhow::{Context, Result};
 use clap::Args;
+use jungle_net::Compute;
+use jungle_play::analysis::{Analyzer, Defaults, Query, Reply};
 use jungle_rules::Game;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -10,8 +14,11 @@ use std::collections::BTreeMap;
 /// Arguments of `jungle analyze`.
 #[derive(Args)]
 pub struct AnalyzeArgs {
-    #[arg(long, help = concat!("The player: ", jungle_play::player_forms!()))]
-    player: String,
+    #[arg(long, help = concat!(
+        "The player (with --server: of queries that name none): ",
+        jungle_play::player_forms!()
+    ))]
+    player: Option<String>,
     /// Position string (FEN); default: the rule set's start position.
     #[arg(long, alias = "position")]
     fen: Option<String>,
@@ -28,6 +35,18 @@ pub struct AnalyzeArgs {
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
+    /// Lines for the K best moves of a searching player (visits, value,
+    /// win/draw/loss, prior, policy, principal variation).
+    #[arg(long, value_name = "K")]
+    multipv: Option<usize>,
+    /// Serve JSON queries, one per line on stdin, one answer per line on
+    /// stdout (docs/guide/players.md).
+    #[arg(long)]
+    server: bool,
+    /// With --server: queries searched at once, their leaves sharing the
+    /// network's batches.
+    #[arg(long, default_value_t = 8)]
+    max_in_flight: usize,
     /// Where `net:` players' networks run.
     #[command(flatten)]
     device: DeviceArgs,
@@ -45,8 +64,17 @@ struct Report {
 pub fn run(args: &AnalyzeArgs) -> Result<()> {
     let compute = args.device.open()?;
     let rules = load_rules(&args.variant)?;
+    if args.server {
+        return serve(args, compute);
+    }
     let position = load_position(args.fen.as_deref(), &rules)?;
-    let factory = parse_player(&args.player, &compute).context("--player")?;
+    let Some(player) = &args.player else {
+        anyhow::bail!(
+            "--player: give the player to analyze with ({})",
+            jungle_play::PLAYER_FORMS
+        );
+    };
+    let factory = parse_player(player, &compute).context("--player")?;
     let mut game = Game::from_position(rules.clone(), position);
     for (i, text) in args.moves.split_whitespace().enumerate() {
         game.play_text(text)
@@ -54,6 +82,9 @@ pub fn run(args: &AnalyzeArgs) -> Result<()> {
     }
     if let Some(outcome) = game.outcome() {
         anyhow::bail!("the game is already over in this position ({outcome}); nothing to analyze");
+    }
+    if let Some(k) = args.multipv {
+        return multipv(args, player, k, compute);
     }
     let decision = factory.build(&rules, args.seed).choose(&game);
     let report = Report {
@@ -72,7 +103,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<()> {
     }
     println!("{}", game.position());
     println!();
-    println!("player  {}", args.player);
+    println!("player  {player}");
     println!("best    {}", report.best);
     match report.value {
         Some(v) => println!("value   {v:+.3} (for the side to move, -1 loss .. +1 win)"),
@@ -90,5 +121,75 @@ pub fn run(args: &AnalyzeArgs) -> Result<()> {
             println!("  ... {} more moves", policy.len() - 10);
         }
     }
+    Ok(())
+}
+
+/// `--multipv K`: the analysis server's answer to this one query.
+fn multipv(args: &AnalyzeArgs, player: &str, k: usize, compute: Compute) -> Result<()> {
+    if k == 0 {
+        anyhow::bail!("--multipv: 0, expected at least 1");
+    }
+    let factory = parse_player(player, &compute).context("--player")?;
+    if factory.search_parts().is_none() {
+        anyhow::bail!(
+            "--multipv: player `{player}` does not search; only net: and mcts: players report lines"
+        );
+    }
+    let query = Query {
+        id: 0.into(),
+        position: args.fen.clone(),
+        moves: args.moves.split_whitespace().map(String::from).collect(),
+        variant: Some(args.variant.clone()),
+        player: Some(player.to_string()),
+        multipv: Some(k),
+        ..Query::default()
+    };
+    let mut analyzer = Analyzer::new(Defaults::new(None, args.variant.clone(), compute));
+    let answer = match analyzer.analyze_one(&serde_json::to_string(&query)?) {
+        Reply::Answer(a) => a,
+        Reply::Error { error, .. } => anyhow::bail!("{error}"),
+    };
+    if args.json {
+        println!("{}", serde_json::to_string(&answer)?);
+        return Ok(());
+    }
+    println!("player  {player}, {} simulations", answer.simulations);
+    println!("best    {}", answer.best);
+    println!(" #  move    visits   value   win  draw  loss  prior  pv");
+    for line in &answer.lines {
+        let value = line.value.map_or("      -".into(), |v| format!("{v:+7.3}"));
+        let wdl = line.wdl.map_or("    -     -     -".into(), |w| {
+            format!("{:5.3} {:5.3} {:5.3}", w.win, w.draw, w.loss)
+        });
+        println!(
+            "{:2}  {:6} {:7} {value} {wdl} {:6.3}  {}",
+            line.order + 1,
+            line.mv,
+            line.visits,
+            line.prior,
+            line.pv.join(" ")
+        );
+    }
+    Ok(())
+}
+
+/// `--server`: JSON queries on stdin until it closes.
+fn serve(args: &AnalyzeArgs, compute: Compute) -> Result<()> {
+    if let Some(player) = &args.player {
+        // A bad default player is refused now, not in every answer.
+        parse_player(player, &compute).context("--player")?;
+    }
+    if args.max_in_flight == 0 {
+        anyhow::bail!("--max-in-flight: 0, expected at least 1");
+    }
+    let defaults = Defaults::new(args.player.clone(), args.variant.clone(), compute);
+    let mut analyzer = Analyzer::new(defaults);
+    let stdin = std::io::BufReader::new(std::io::stdin());
+    jungle_play::analysis::serve(
+        &mut analyzer,
+        stdin,
+        &mut std::io::stdout().lock(),
+        args.max_in_flight,
+    )?;
     Ok(())
 }

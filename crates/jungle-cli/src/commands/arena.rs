@@ -1,10 +1,10 @@
 //! `jungle arena`: a match between two players, games in parallel.
 
-use super::shared::{load_rules, parse_player, DeviceArgs};
+use super::shared::{load_rules, parse_player, DeviceArgs, MatchArgs};
 use anyhow::{Context, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use jungle_play::arena::{run_match, ArenaConfig, MatchGame, MatchSummary};
+use jungle_play::arena::{run_match, MatchGame, MatchSummary};
 use jungle_rules::Side;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -21,18 +21,9 @@ pub struct ArenaArgs {
     /// Number of games; seats alternate, openings come in pairs.
     #[arg(long, default_value_t = 20)]
     games: u32,
-    /// Rule set: a preset name or a toml file.
-    #[arg(long, default_value = "standard")]
-    variant: String,
-    /// Worker threads (default: all cores).
-    #[arg(long)]
-    threads: Option<usize>,
-    /// Seed of openings and players.
-    #[arg(long, default_value_t = 0)]
-    seed: u64,
-    /// Random plies from the start before the players take over.
-    #[arg(long, default_value_t = 4)]
-    opening_plies: u32,
+    /// The rule set, threads, seed and openings.
+    #[command(flatten)]
+    games_args: MatchArgs,
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
@@ -48,11 +39,10 @@ pub struct ArenaArgs {
 /// Runs `jungle arena`.
 pub fn run(args: &ArenaArgs) -> Result<()> {
     let compute = args.device.open()?;
-    let rules = load_rules(&args.variant)?;
+    let rules = load_rules(&args.games_args.variant)?;
     let a = parse_player(&args.a, &compute).context("--a")?;
     let b = parse_player(&args.b, &compute).context("--b")?;
-    let mut cfg = ArenaConfig::new(rules, args.games, args.seed);
-    cfg.opening_plies = args.opening_plies;
+    let cfg = args.games_args.arena_config(rules, args.games);
 
     let bar = ProgressBar::new(args.games as u64);
     if args.json {
@@ -64,10 +54,7 @@ pub fn run(args: &ArenaArgs) -> Result<()> {
     );
     let a_score = AtomicU32::new(0);
     bar.set_message(format!("{} vs {}", args.a, args.b));
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.threads.unwrap_or(0))
-        .build()
-        .context("starting the worker threads")?;
+    let pool = args.games_args.pool()?;
     let started = Instant::now();
     let records = pool.install(|| {
         run_match(a.as_ref(), b.as_ref(), &cfg, &|r| {
@@ -90,7 +77,11 @@ pub fn run(args: &ArenaArgs) -> Result<()> {
     if args.json {
         println!("{}", serde_json::to_string(&summary)?);
     } else {
-        print_summary(&summary, &args.variant, started.elapsed().as_secs_f64());
+        print_summary(
+            &summary,
+            &args.games_args.variant,
+            started.elapsed().as_secs_f64(),
+        );
     }
     Ok(())
 }

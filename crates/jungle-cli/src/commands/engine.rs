@@ -1,15 +1,26 @@
 //! `jungle engine`: the JCEI engine on stdin/stdout.
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use clap::Args;
+use jungle_engine::engine::{run_engine, Engine};
 
-/// Arguments of `jungle engine` (none: everything is set with `setoption`).
+/// Arguments of `jungle engine` (everything else is set with `setoption`).
 #[derive(Args)]
-pub struct EngineArgs {}
+pub struct EngineArgs {
+    #[arg(long, help = concat!(
+        "The player the engine plays (default alphabeta:6; `setoption name Player` changes it): ",
+        jungle_play::player_forms!()
+    ))]
+    player: Option<String>,
+}
 
 /// Runs `jungle engine` until `quit` or the end of input.
-pub fn run(_args: &EngineArgs) -> Result<()> {
+pub fn run(args: &EngineArgs) -> Result<()> {
+    let engine = match &args.player {
+        Some(spec) => Engine::with_player(spec).context("--player")?,
+        None => Engine::new(),
+    };
     let stdin = std::io::BufReader::new(std::io::stdin());
-    jungle_engine::engine::run_engine(stdin, std::io::stdout().lock())?;
+    run_engine(engine, stdin, std::io::stdout().lock())?;
     Ok(())
 }

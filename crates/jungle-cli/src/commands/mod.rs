@@ -14,6 +14,7 @@ pub mod play;
 pub mod selfplay;
 pub mod shards_export;
 pub mod shared;
+pub mod tournament;
 pub mod train;
 pub mod variants;
 pub mod worker;

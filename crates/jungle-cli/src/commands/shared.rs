@@ -4,6 +4,7 @@
 use anyhow::{Context, Result};
 use clap::Args;
 use jungle_net::{Compute, DeviceChoice};
+use jungle_play::arena::ArenaConfig;
 use jungle_play::PlayerFactory;
 use jungle_rules::{Position, Rules};
 
@@ -46,5 +47,40 @@ impl DeviceArgs {
             eprintln!("device: {compute}");
         }
         Ok(compute)
+    }
+}
+
+/// How a match's games are played (`arena`, `tournament`): the rule set,
+/// the worker threads, the seed and the random openings.
+#[derive(Args, Clone, Debug)]
+pub struct MatchArgs {
+    /// Rule set: a preset name or a toml file.
+    #[arg(long, default_value = "standard")]
+    pub variant: String,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Seed of openings and players.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Random plies from the start before the players take over.
+    #[arg(long, default_value_t = 4)]
+    pub opening_plies: u32,
+}
+
+impl MatchArgs {
+    /// The worker threads.
+    pub fn pool(&self) -> Result<rayon::ThreadPool> {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(self.threads.unwrap_or(0))
+            .build()
+            .context("starting the worker threads")
+    }
+
+    /// `games` games under `rules` with these openings and seed.
+    pub fn arena_config(&self, rules: Rules, games: u32) -> ArenaConfig {
+        let mut cfg = ArenaConfig::new(rules, games, self.seed);
+        cfg.opening_plies = self.opening_plies;
+        cfg
     }
 }

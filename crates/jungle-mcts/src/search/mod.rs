@@ -5,6 +5,7 @@
 
 mod backup;
 mod choice;
+mod lines;
 mod select;
 mod walk;
 
@@ -19,6 +20,7 @@ use crate::tree::{Node, NodeState, Tree};
 use jungle_rules::{
     end_of_game, legal_moves_in_history, repetitions, Game, Move, MoveList, Position, Rules,
 };
+pub use lines::RootLine;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rand_distr::{Distribution, Gamma, Gumbel};

@@ -1,0 +1,146 @@
+//! `jungle tournament` as a researcher runs it: three players round robin
+//! (matches.jsonl, ratings, crosstable), going on from its own file, a
+//! gauntlet, an SPRT that stops early, and bad arguments refused.
+
+mod common;
+
+use common::{json, jungle, temp_dir};
+
+fn lines(dir: &std::path::Path) -> usize {
+    std::fs::read_to_string(dir.join("matches.jsonl"))
+        .unwrap()
+        .lines()
+        .count()
+}
+
+#[test]
+fn a_three_player_round_robin_rates_and_resumes() {
+    let dir = temp_dir("tournament");
+    let out = dir.to_str().unwrap();
+    let args = |games: &'static str| {
+        vec![
+            "tournament",
+            "--players",
+            "random,greedy,alphabeta:2",
+            "--games",
+            games,
+            "--threads",
+            "2",
+            "--out",
+            out,
+            "--json",
+        ]
+    };
+    let v = json(&args("4"));
+    assert_eq!(lines(&dir), 12);
+    let ratings = v["ratings"].as_array().unwrap();
+    assert_eq!(ratings.len(), 3, "{v}");
+    // Sorted by Elo; random is the anchor at 0; alpha-beta is on top.
+    assert_eq!(ratings[0]["player"], "alphabeta:2", "{v}");
+    let random = ratings.iter().find(|r| r["player"] == "random").unwrap();
+    assert_eq!(random["elo"], 0.0);
+    for r in ratings {
+        assert_eq!(r["games"], 8, "{v}");
+        let ci = r["ci95"].as_array().unwrap();
+        assert!(ci[0].as_f64().unwrap() <= ci[1].as_f64().unwrap());
+    }
+    let cross = v["crosstable"].as_array().unwrap();
+    let ab_vs_random: Vec<u64> = cross[2][0]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_u64().unwrap())
+        .collect();
+    assert_eq!(ab_vs_random.iter().sum::<u64>(), 4, "{v}");
+    assert_eq!(cross[0][2][0], cross[2][0][2], "{v}");
+    // Run again: nothing to play. Then more games: only the new ones.
+    json(&args("4"));
+    assert_eq!(lines(&dir), 12);
+    let v = json(&args("6"));
+    assert_eq!(lines(&dir), 18);
+    assert_eq!(v["ratings"][0]["games"], 12, "{v}");
+    // The text report: the table and the crosstable.
+    let (ok, stdout, stderr) = jungle(&[
+        "tournament",
+        "--players",
+        "random,greedy,alphabeta:2",
+        "--games",
+        "6",
+        "--out",
+        out,
+    ]);
+    assert!(ok, "{stderr}");
+    assert!(
+        stdout.contains("Elo: random = 0") && stdout.contains("player"),
+        "{stdout}"
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn a_gauntlet_and_an_sprt() {
+    let dir = temp_dir("gauntlet");
+    let out = dir.to_str().unwrap();
+    let v = json(&[
+        "tournament",
+        "--players",
+        "random,greedy,alphabeta:1",
+        "--gauntlet",
+        "alphabeta:1",
+        "--games",
+        "2",
+        "--out",
+        out,
+        "--json",
+    ]);
+    assert_eq!(lines(&dir), 4);
+    assert_eq!(v["anchor"], "alphabeta:1");
+    // Random and greedy never met.
+    assert_eq!(v["crosstable"][0][1], serde_json::json!([0, 0, 0]), "{v}");
+    let sprt_dir = dir.join("sprt");
+    let v = json(&[
+        "tournament",
+        "--players",
+        "alphabeta:2,random",
+        "--sprt",
+        "0,50",
+        "--games",
+        "400",
+        "--threads",
+        "2",
+        "--out",
+        sprt_dir.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(v["sprt"]["verdict"], "H1", "{v}");
+    let games = v["sprt"]["games"].as_u64().unwrap();
+    assert!(games < 400 && games as usize == lines(&sprt_dir), "{v}");
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn bad_arguments_are_refused_with_the_flag_named() {
+    for (args, expected) in [
+        (vec!["--players", "random"], "at least two"),
+        (vec!["--players", "random,random"], "given twice"),
+        (
+            vec!["--players", "random,greedy", "--gauntlet", "alphabeta:3"],
+            "not one of --players",
+        ),
+        (
+            vec!["--players", "random,greedy,alphabeta:1", "--sprt", "0,10"],
+            "two players",
+        ),
+        (
+            vec!["--players", "random,greedy", "--sprt", "10,0"],
+            "ELO0 < ELO1",
+        ),
+        (vec!["--players", "random,alphabeta:0"], "alphabeta:0"),
+    ] {
+        let mut all = vec!["tournament"];
+        all.extend(args);
+        all.extend(["--out", "/tmp/jungle-never-written"]);
+        let (ok, _, stderr) = jungle(&all);
+        assert!(!ok && stderr.contains(expected), "{all:?}: {stderr}");
+    }
+}
