@@ -158,6 +158,31 @@ fn a_tiny_run_resumes_where_it_stopped_and_writes_its_reports() {
         csv.starts_with("player,games,elo,stderr") && csv.contains("random,"),
         "{csv}"
     );
+    // The anchors played each other once (tiny.toml: 2 games), cached
+    // under the root, and the fit counts those games.
+    let cached: Vec<_> = std::fs::read_dir(root.join("anchors"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(cached.len(), 1, "{cached:?}");
+    let anchor_games = std::fs::read_to_string(&cached[0]).unwrap();
+    assert_eq!(anchor_games.lines().count(), 2, "{anchor_games}");
+    assert!(anchor_games
+        .lines()
+        .all(|l| l.contains(r#""a":"random","b":"greedy""#)));
+    let matches = std::fs::read_to_string(ck.join("matches.jsonl")).unwrap();
+    let vs_checkpoints = matches
+        .lines()
+        .filter(|l| l.contains(r#""b":"greedy""#))
+        .count();
+    let greedy_games: usize = csv
+        .lines()
+        .find(|l| l.starts_with("greedy,"))
+        .and_then(|l| l.split(',').nth(1))
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert_eq!(greedy_games, vs_checkpoints + 2, "{csv}");
     std::fs::remove_dir_all(root).unwrap();
 }
 

@@ -51,6 +51,14 @@ pub trait Evaluator {
     fn evaluate(&mut self, batch: &[EvalInput<'_>]) -> Vec<Evaluation>;
 }
 
+/// A boxed evaluator (players and servers keep theirs behind `Box<dyn
+/// Evaluator + Send>`) is one.
+impl<E: Evaluator + ?Sized> Evaluator for Box<E> {
+    fn evaluate(&mut self, batch: &[EvalInput<'_>]) -> Vec<Evaluation> {
+        (**self).evaluate(batch)
+    }
+}
+
 /// Uniform priors and a value of 0: the search's own work, nothing else
 /// (used to measure tree overhead).
 #[derive(Clone, Copy, Debug, Default)]

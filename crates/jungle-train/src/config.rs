@@ -153,6 +153,12 @@ pub struct EvalSection {
     pub simulations: u32,
     /// Random plies before the players take over.
     pub opening_plies: u32,
+    /// Games of each pairing of the anchors among themselves, played once
+    /// per anchor set and rule set, cached under `ROOT/anchors/` and
+    /// included in every Elo fit ([`crate::anchors`]); 0: the anchors
+    /// meet only the checkpoints.
+    #[serde(default)]
+    pub anchor_games: u32,
     /// Evaluate every n-th generation's checkpoint (and always the first
     /// and the last); 1 = every generation. Evaluation games cost as much
     /// as self-play, so a larger value leaves more of the run to training.
@@ -207,7 +213,7 @@ pub const EXPERIMENTAL: [(&str, &[&str]); 5] = [
 /// files. Any other change (rules, network, optimiser, window, search,
 /// evaluation, seed) would make one run out of two different ones, so a
 /// resume that asks for it is refused ([`TrainConfig::changes`]).
-pub const SAFE_ON_RESUME: [&str; 9] = [
+pub const SAFE_ON_RESUME: [&str; 10] = [
     "run.generations",
     "run.minutes",
     "run.max_net_age",
@@ -217,6 +223,7 @@ pub const SAFE_ON_RESUME: [&str; 9] = [
     "selfplay.gpu_games_in_flight",
     "selfplay.games_per_shard",
     "selfplay.eval_cache",
+    "eval.anchor_games",
 ];
 
 /// One key that differs between two configs.
@@ -511,6 +518,7 @@ impl TrainConfig {
         InvalidKey::check_range("every", e.every, 1, 1_000_000)?;
         InvalidKey::check_range("games_vs_previous", e.games_vs_previous, 0, 100_000)?;
         InvalidKey::check_range("games_vs_anchors", e.games_vs_anchors, 0, 100_000)?;
+        InvalidKey::check_range("anchor_games", e.anchor_games, 0, 100_000)?;
         InvalidKey::check_range("opening_plies", e.opening_plies, 0, 100)?;
         jungle_net::check_material_weight(e.material_weight)?;
         jungle_mcts::quiescence::check_quiescence_weight(e.qsearch_weight)

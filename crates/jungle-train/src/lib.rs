@@ -10,6 +10,7 @@
 
 #![warn(missing_docs)]
 
+pub mod anchors;
 pub mod config;
 pub mod decay;
 mod error;

@@ -10,6 +10,7 @@
 //! from the last checkpoint it names, keeping the games of a generation
 //! it had not finished and playing only the missing ones.
 
+use crate::anchors::{play_anchor_games, read_anchor_games};
 use crate::config::TrainConfig;
 use crate::error::TrainError;
 use crate::generations::{
@@ -162,6 +163,9 @@ pub struct RunPaths {
     pub quarantine: PathBuf,
     /// `ROOT/checkpoints/NAME`.
     pub checkpoints: PathBuf,
+    /// `ROOT/anchors`: the anchors' games among themselves, shared by
+    /// every run under the root ([`crate::anchors`]).
+    pub anchors: PathBuf,
 }
 
 impl RunPaths {
@@ -171,6 +175,7 @@ impl RunPaths {
             shards: root.join("data").join(name).join("shards"),
             quarantine: root.join("data").join(name).join("quarantine"),
             checkpoints: root.join("checkpoints").join(name),
+            anchors: root.join("anchors"),
         }
     }
 
@@ -416,6 +421,17 @@ impl Run {
 
     /// Runs generations until the config's limit; returns the final Elo table.
     pub fn run(&mut self) -> Result<Vec<Rating>, TrainError> {
+        let anchors_bar = bar(
+            0,
+            "anchors among themselves {bar:30} {pos}/{len} games [{elapsed} < {eta}] {msg}",
+            self.quiet,
+        );
+        play_anchor_games(
+            &self.paths.anchors,
+            &self.config.eval,
+            &self.rules,
+            &anchors_bar,
+        )?;
         self.evaluate_if_needed()?;
         while !self.finished() {
             self.generation()?;
@@ -907,7 +923,13 @@ pub fn report(paths: &RunPaths, state: &RunState) -> Result<Vec<Rating>, TrainEr
     if lines.is_empty() {
         return Ok(Vec::new());
     }
-    let results: Vec<_> = lines.iter().map(MatchLine::result).collect();
+    let rules = Rules::load(&state.config.run.variant)?;
+    let anchors = read_anchor_games(&paths.anchors, &state.config.eval, &rules)?;
+    let results: Vec<_> = lines
+        .iter()
+        .chain(&anchors)
+        .map(MatchLine::result)
+        .collect();
     let ratings = fit_elo(&results, "random").map_err(|source| TrainError::Elo {
         path: paths.matches(),
         source,

@@ -47,6 +47,10 @@ pub struct AnalyzeArgs {
     /// network's batches.
     #[arg(long, default_value_t = 8)]
     max_in_flight: usize,
+    /// With --server: threads that judge each round's batch (default:
+    /// all cores).
+    #[arg(long)]
+    threads: Option<usize>,
     /// Where `net:` players' networks run.
     #[command(flatten)]
     device: DeviceArgs,
@@ -144,7 +148,7 @@ fn multipv(args: &AnalyzeArgs, player: &str, k: usize, compute: Compute) -> Resu
         multipv: Some(k),
         ..Query::default()
     };
-    let mut analyzer = Analyzer::new(Defaults::new(None, args.variant.clone(), compute));
+    let mut analyzer = Analyzer::new(Defaults::new(None, args.variant.clone(), compute), 1);
     let answer = match analyzer.analyze_one(&serde_json::to_string(&query)?) {
         Reply::Answer(a) => a,
         Reply::Error { error, .. } => anyhow::bail!("{error}"),
@@ -183,7 +187,13 @@ fn serve(args: &AnalyzeArgs, compute: Compute) -> Result<()> {
         anyhow::bail!("--max-in-flight: 0, expected at least 1");
     }
     let defaults = Defaults::new(args.player.clone(), args.variant.clone(), compute);
-    let mut analyzer = Analyzer::new(defaults);
+    let threads = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    if threads == 0 {
+        anyhow::bail!("--threads: 0, expected at least 1");
+    }
+    let mut analyzer = Analyzer::new(defaults, threads);
     let stdin = std::io::BufReader::new(std::io::stdin());
     jungle_play::analysis::serve(
         &mut analyzer,

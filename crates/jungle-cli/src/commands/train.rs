@@ -6,6 +6,7 @@ use clap::Args;
 use jungle_net::DeviceChoice;
 use jungle_play::elo::Rating;
 use jungle_store::Store;
+use jungle_train::anchors::play_anchor_games;
 use jungle_train::restore::restore_run;
 use jungle_train::run::{read_state, report, run_config, Run, RunPaths};
 use jungle_train::summary::{fill_end_reasons, thirds, thirds_table};
@@ -71,6 +72,11 @@ pub struct EloArgs {
     /// Root directory of data/ and checkpoints/.
     #[arg(long, default_value = ".")]
     root: PathBuf,
+    /// Games of each pair of anchors among themselves to include (played
+    /// now if not cached under ROOT/anchors/); default: the run's
+    /// `[eval] anchor_games` (0 for runs made before it existed).
+    #[arg(long)]
+    anchor_games: Option<u32>,
 }
 
 /// Prints the Elo table.
@@ -157,6 +163,20 @@ pub fn run(args: &TrainArgs) -> Result<()> {
 pub fn run_elo(args: &EloArgs) -> Result<()> {
     let paths = RunPaths::new(&args.root, &args.run);
     let mut state = read_state(&paths).with_context(|| format!("run `{}`", args.run))?;
+    if let Some(games) = args.anchor_games {
+        if games > 100_000 {
+            anyhow::bail!("--anchor-games: {games}, expected 0 to 100000");
+        }
+        state.config.eval.anchor_games = games;
+    }
+    let rules = jungle_rules::Rules::load(&state.config.run.variant)?;
+    let bar = indicatif::ProgressBar::new(0).with_style(
+        indicatif::ProgressStyle::with_template(
+            "anchors among themselves {bar:30} {pos}/{len} games [{elapsed} < {eta}] {msg}",
+        )
+        .expect("valid template"),
+    );
+    play_anchor_games(&paths.anchors, &state.config.eval, &rules, &bar)?;
     let ratings = report(&paths, &state)?;
     fill_end_reasons(&paths, &mut state)?;
     print!("{}", thirds_table(&thirds(&state)));

@@ -5,7 +5,7 @@
 
 use super::answer::{from_decision, from_search, Answer};
 use super::query::{Checked, Defaults};
-use jungle_mcts::{run_round, Evaluator, Search};
+use jungle_mcts::{run_round, Evaluator, ParallelEvaluator, Search};
 use std::collections::HashMap;
 use std::io::{BufRead, Write};
 use std::sync::mpsc::{self, Receiver, TryRecvError};
@@ -55,15 +55,18 @@ pub struct Analyzer {
     defaults: Defaults,
     groups: HashMap<(String, String), Group>,
     in_flight: usize,
+    threads: usize,
 }
 
 impl Analyzer {
-    /// An analyzer filling left-out fields from `defaults`.
-    pub fn new(defaults: Defaults) -> Analyzer {
+    /// An analyzer filling left-out fields from `defaults`, each round's
+    /// batch of a group judged on `threads` threads.
+    pub fn new(defaults: Defaults, threads: usize) -> Analyzer {
         Analyzer {
             defaults,
             groups: HashMap::new(),
             in_flight: 0,
+            threads: threads.max(1),
         }
     }
 
@@ -100,8 +103,16 @@ impl Analyzer {
                 let mut search = Search::new(query.rules.clone(), config, 0);
                 search.begin(&query.game);
                 let key = (query.player_name.clone(), query.rules.to_toml());
+                let threads = self.threads;
                 let group = self.groups.entry(key).or_insert_with(|| Group {
-                    evaluator: parts.evaluator(&query.rules),
+                    evaluator: if threads > 1 {
+                        let each = (0..threads)
+                            .map(|_| parts.evaluator(&query.rules))
+                            .collect();
+                        Box::new(ParallelEvaluator::new(each))
+                    } else {
+                        parts.evaluator(&query.rules)
+                    },
                     jobs: Vec::new(),
                 });
                 group.jobs.push(Job {
@@ -248,11 +259,14 @@ mod tests {
     use jungle_rules::{Game, Rules};
 
     fn analyzer() -> Analyzer {
-        Analyzer::new(Defaults::new(
-            Some("mcts:120".to_string()),
-            "standard".to_string(),
-            Compute::cpu(),
-        ))
+        Analyzer::new(
+            Defaults::new(
+                Some("mcts:120".to_string()),
+                "standard".to_string(),
+                Compute::cpu(),
+            ),
+            2,
+        )
     }
 
     fn answer(reply: Reply) -> Answer {
