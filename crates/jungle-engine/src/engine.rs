@@ -29,6 +29,7 @@ use jungle_net::{
     cpu_device, load_checkpoint, CheckpointError, InferenceNet, NoSurvivalHead, PolicyValueNet,
     ValueTerms,
 };
+use jungle_play::line_reader::read_lines;
 use jungle_play::{PlayerFactory, PlayerSpec, SpecError, PLAYER_EVAL_CACHE};
 use jungle_rules::{
     perft, FenError, Game, GameError, InvalidKey, Move, Position, Rules, RulesError,
@@ -36,11 +37,8 @@ use jungle_rules::{
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{mpsc, Arc};
+use std::sync::Arc;
 use std::time::Instant;
-
-/// A line of input that is not UTF-8.
-struct NotUtf8;
 
 /// `perft` that `stop` can end: the counts below each pair of first moves
 /// are summed one by one, the flag read between them; `None` when stopped.
@@ -613,37 +611,23 @@ where
     W: Write,
 {
     let stop = Arc::new(AtomicBool::new(false));
-    let (tx, rx) = mpsc::channel::<Result<String, NotUtf8>>();
     let reader_stop = Arc::clone(&stop);
-    std::thread::spawn(move || {
-        let mut input = input;
-        let mut bytes = Vec::new();
-        loop {
-            bytes.clear();
-            match input.read_until(b'\n', &mut bytes) {
-                Ok(0) | Err(_) => break,
-                Ok(_) => {}
-            }
-            let line = String::from_utf8(bytes.clone()).map_err(|_| NotUtf8);
-            if let Ok(line) = &line {
-                match line.split_whitespace().next().unwrap_or("") {
-                    "stop" | "quit" => reader_stop.store(true, Ordering::Relaxed),
-                    // A new search: a `stop` read before it was for an
-                    // earlier one.
-                    "go" | "perft" => reader_stop.store(false, Ordering::Relaxed),
-                    _ => {}
-                }
-            }
-            if tx.send(line).is_err() {
-                break;
-            }
+    let rx = read_lines(input, move |line| {
+        match line.split_whitespace().next().unwrap_or("") {
+            "stop" | "quit" => reader_stop.store(true, Ordering::Relaxed),
+            // A new search: a `stop` read before it was for an earlier one.
+            "go" | "perft" => reader_stop.store(false, Ordering::Relaxed),
+            _ => {}
         }
     });
     for line in rx {
-        let Ok(line) = line else {
-            writeln!(output, "info string error: the line is not UTF-8 text")?;
-            output.flush()?;
-            continue;
+        let line = match line {
+            Ok(line) => line,
+            Err(e) => {
+                writeln!(output, "info string error: {e}")?;
+                output.flush()?;
+                continue;
+            }
         };
         let command = match parse(&line) {
             Ok(Some(c)) => c,
@@ -669,6 +653,7 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::mpsc;
 
     fn run(engine: &mut Engine, line: &str) -> Vec<String> {
         let stop = Arc::new(AtomicBool::new(false));

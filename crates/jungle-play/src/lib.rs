@@ -25,6 +25,7 @@ pub mod arena;
 pub mod elo;
 mod greedy;
 pub mod jcei;
+pub mod line_reader;
 mod net_player;
 pub mod opening;
 mod player;

@@ -5,10 +5,11 @@
 
 use super::answer::{from_decision, from_search, Answer};
 use super::query::{Checked, Defaults};
+use crate::line_reader::read_lines;
 use jungle_mcts::{run_round, Evaluator, ParallelEvaluator, Search};
 use std::collections::HashMap;
 use std::io::{BufRead, Write};
-use std::sync::mpsc::{self, Receiver, TryRecvError};
+use std::sync::mpsc::TryRecvError;
 use std::time::Instant;
 
 /// A query being searched.
@@ -173,28 +174,6 @@ fn ms(since: Instant) -> u64 {
     since.elapsed().as_millis() as u64
 }
 
-/// Reads lines on a thread, so queries keep arriving while searches run.
-fn read_lines<R: BufRead + Send + 'static>(input: R) -> Receiver<Result<String, String>> {
-    let (tx, rx) = mpsc::channel();
-    std::thread::spawn(move || {
-        let mut input = input;
-        let mut bytes = Vec::new();
-        loop {
-            bytes.clear();
-            match input.read_until(b'\n', &mut bytes) {
-                Ok(0) | Err(_) => break,
-                Ok(_) => {}
-            }
-            let line = String::from_utf8(bytes.clone())
-                .map_err(|_| "the line is not UTF-8 text".to_string());
-            if tx.send(line).is_err() {
-                break;
-            }
-        }
-    });
-    rx
-}
-
 /// Serves queries from `input` until it ends and every answer is written:
 /// up to `max_in_flight` searches at a time share the evaluator's calls;
 /// one JSON line per answer or error on `output`, flushed at once.
@@ -208,7 +187,7 @@ where
     R: BufRead + Send + 'static,
     W: Write,
 {
-    let lines = read_lines(input);
+    let lines = read_lines(input, |_| {});
     let mut open = true;
     loop {
         // Take queries while there is room, waiting only when idle.
@@ -229,9 +208,9 @@ where
             let reply = match line {
                 Ok(text) if text.trim().is_empty() => None,
                 Ok(text) => analyzer.submit(text.trim()),
-                Err(error) => Some(Reply::Error {
+                Err(e) => Some(Reply::Error {
                     id: serde_json::Value::Null,
-                    error,
+                    error: e.to_string(),
                 }),
             };
             if let Some(reply) = reply {
