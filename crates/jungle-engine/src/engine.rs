@@ -887,6 +887,10 @@ mod tests {
         for field in [" nodes ", " nps ", " time ", " score cp ", " wdl ", " pv "] {
             assert!(info.contains(field), "{field}: {info}");
         }
+        // Only North's clock with South to move: the default budget, not
+        // a search without end.
+        let out = run(&mut e, "go btime 5000");
+        assert!(out[out.len() - 2].starts_with("info depth 6 "), "{out:?}");
         // A nearly empty clock answers at once.
         let started = Instant::now();
         run(&mut e, "go wtime 40 btime 40");

@@ -104,7 +104,9 @@ impl Limits {
             started,
             time.map(|t| t.hard),
         );
-        let default = go.is_default();
+        // A `go` that gives this side nothing to stop at (no limit, or
+        // only the other side's clock) gets the default budget.
+        let default = go.nodes.is_none() && go.depth.is_none() && !go.infinite && time.is_none();
         Limits {
             nodes: go.nodes.or(if default { default_nodes } else { None }),
             depth: go.depth.or(if default { default_depth } else { None }),
