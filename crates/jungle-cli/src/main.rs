@@ -43,6 +43,8 @@ enum Command {
     Engine(commands::engine::EngineArgs),
     /// Play against a player in the terminal (moves like a3a4; undo, hint).
     Play(commands::play::PlayArgs),
+    /// Serve the browser page (web/dist, built by scripts/build_web.sh) on 127.0.0.1 to play the shipped network.
+    Serve(commands::serve::ServeArgs),
     /// Compare rule variants: first-mover score, draws, game length, end reasons.
     Variants(commands::variants::VariantsArgs),
 }
@@ -65,6 +67,7 @@ fn main() -> ExitCode {
         Command::Export(args) => commands::export::run(&args),
         Command::Engine(args) => commands::engine::run(&args),
         Command::Play(args) => commands::play::run(&args),
+        Command::Serve(args) => commands::serve::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -103,6 +103,13 @@ fn multipv_prints_a_table_and_refuses_what_it_cannot_do() {
     assert!(!ok && stderr.contains("does not search"), "{stderr}");
     let (ok, _, stderr) = jungle(&["analyze", "--server", "--player", "alphabeta:0"]);
     assert!(!ok && stderr.contains("--player"), "{stderr}");
-    let (ok, _, stderr) = jungle(&["analyze"]);
-    assert!(!ok && stderr.contains("--player"), "{stderr}");
+    // No player: the shipped network (networks/default).
+    let (ok, stdout, stderr) = jungle(&["analyze", "--moves", "g3g4"]);
+    assert!(ok, "{stderr}");
+    assert!(
+        stdout.contains("net:default:material=0.6:qsearch=0.5"),
+        "{stdout}"
+    );
+    let (ok, _, stderr) = jungle(&["analyze", "--player", "net:no/such/net"]);
+    assert!(!ok && stderr.contains("no/such/net"), "{stderr}");
 }

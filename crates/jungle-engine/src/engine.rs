@@ -30,6 +30,7 @@ use jungle_net::{
     ValueTerms,
 };
 use jungle_play::line_reader::read_lines;
+use jungle_play::shipped::checkpoint_path;
 use jungle_play::{PlayerFactory, PlayerSpec, SpecError, PLAYER_EVAL_CACHE};
 use jungle_rules::{
     perft, FenError, Game, GameError, InvalidKey, Move, Position, Rules, RulesError,
@@ -296,7 +297,7 @@ impl Engine {
     /// Loads a checkpoint, refused when the material weight needs a
     /// survival head it lacks.
     fn load_network(&self, path: &Path, option: &'static str) -> Result<Network, CommandError> {
-        let ck = load_checkpoint(path, &cpu_device())?;
+        let ck = load_checkpoint(&checkpoint_path(path)?, &cpu_device())?;
         NoSurvivalHead::check(self.material, ck.net.has_survival_head()).map_err(|source| {
             CommandError::NoSurvivalHead {
                 option,

@@ -6,7 +6,7 @@
 //! selfplay` reads them.
 
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Instant;
+use web_time::Instant;
 
 /// A part of self-play's work.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -46,14 +46,7 @@ pub struct NetConfig {
     pub exchange_planes: Option<bool>,
 }
 
-/// Outputs of the survival head: for two horizons ([`SURVIVAL_NEAR_PLIES`]
-/// plies later or the game's end if sooner; then the game's end), 16 logits
-/// "this animal is still on the board": the side to move's eight (rat to
-/// elephant), then the opponent's eight.
-pub const SURVIVAL_OUTPUTS: usize = 32;
-
-/// The survival head's near horizon, in plies.
-pub const SURVIVAL_NEAR_PLIES: usize = 6;
+pub use jungle_encoding::{SURVIVAL_NEAR_PLIES, SURVIVAL_OUTPUTS};
 
 impl NetConfig {
     /// Checks the sizes; the message names the key.

@@ -16,7 +16,8 @@ pub mod average;
 pub mod backend;
 pub mod checkpoint;
 pub mod device;
-pub mod encoding;
+/// The input planes and policy slots (from `jungle-encoding`).
+pub use jungle_encoding::planes as encoding;
 mod evaluator;
 pub mod export;
 mod inference_net;
@@ -30,11 +31,12 @@ pub use checkpoint::{
     CheckpointMeta,
 };
 pub use device::{Compute, DeviceChoice, DeviceError, DeviceKind};
-pub use evaluator::{
-    check_material_weight, encode_batch, evaluations, with_material, NetEvaluator, NoSurvivalHead,
+pub use evaluator::NetEvaluator;
+pub use inference_net::InferenceNet;
+pub use jungle_encoding::{
+    check_material_weight, encode_batch, evaluations, with_material, NoSurvivalHead,
     MAX_MATERIAL_WEIGHT,
 };
-pub use inference_net::InferenceNet;
 pub use value_terms::{NetStack, ParallelNetStack, ValueTerms, ValueTermsError};
 
 /// The CPU device every command uses (burn's pure-Rust `flex` backend).

@@ -4,9 +4,10 @@
 //! cache in front. Self-play, `net:` players and `jungle engine` all build
 //! their evaluators here.
 
-use crate::evaluator::{check_material_weight, NetEvaluator, NoSurvivalHead};
+use crate::evaluator::NetEvaluator;
 use crate::inference_net::InferenceNet;
 use crate::PolicyValueNet;
+use jungle_encoding::{check_material_weight, NoSurvivalHead};
 use jungle_mcts::quiescence::check_quiescence_weight;
 use jungle_mcts::{CacheCounters, CachedEvaluator, ParallelEvaluator, WithQuiescence};
 use jungle_rules::{InvalidKey, Rules};

@@ -31,14 +31,15 @@ pub mod opening;
 mod player;
 mod random;
 mod search_player;
+pub mod shipped;
 mod spec;
 pub mod sprt;
 pub mod stats;
 pub mod tournament;
-mod wdl;
 
 pub use alphabeta::AlphaBeta;
 pub use greedy::Greedy;
+pub use jungle_encoding::Wdl;
 pub use net_player::NetPlayers;
 pub use player::{Decision, Player, PlayerError};
 pub use random::RandomPlayer;
@@ -47,4 +48,3 @@ pub use spec::{
     load_player, load_player_on, NetSpec, PlayerFactory, PlayerSpec, SearchParts, SearchSpec,
     SpecError, DEFAULT_NET_SIMULATIONS, PLAYER_EVAL_CACHE, PLAYER_FORMS,
 };
-pub use wdl::Wdl;

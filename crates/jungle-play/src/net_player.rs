@@ -5,6 +5,7 @@
 
 use crate::player::Player;
 use crate::search_player::SearchPlayer;
+use crate::shipped::checkpoint_path;
 use crate::spec::{NetSpec, PlayerFactory, SearchParts, SpecError};
 use jungle_mcts::{Evaluator, Search, SearchConfig};
 use jungle_net::{cpu_device, load_checkpoint, Compute, InferenceNet, ValueTerms};
@@ -29,12 +30,12 @@ impl NetPlayers {
     /// value terms against the network (a material term needs the survival
     /// head); `name` is the players' name.
     pub fn load(name: String, spec: &NetSpec, compute: &Compute) -> Result<NetPlayers, SpecError> {
-        let loaded = load_checkpoint(&spec.checkpoint, &cpu_device()).map_err(|source| {
-            SpecError::Checkpoint {
-                spec: name.clone(),
-                source,
-            }
-        })?;
+        let checkpoint_error = |source| SpecError::Checkpoint {
+            spec: name.clone(),
+            source,
+        };
+        let path = checkpoint_path(&spec.checkpoint).map_err(checkpoint_error)?;
+        let loaded = load_checkpoint(&path, &cpu_device()).map_err(checkpoint_error)?;
         let net = InferenceNet::new(&loaded.net, compute);
         // Build one evaluator now, so a bad term fails here, not in a game.
         spec.terms

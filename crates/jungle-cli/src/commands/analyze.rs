@@ -14,11 +14,12 @@ use std::collections::BTreeMap;
 /// Arguments of `jungle analyze`.
 #[derive(Args)]
 pub struct AnalyzeArgs {
-    #[arg(long, help = concat!(
-        "The player (with --server: of queries that name none): ",
+    #[arg(long, default_value = jungle_play::shipped::DEFAULT_PLAYER, help = concat!(
+        "The player (with --server: of queries that name none); the default is the shipped \
+         network (networks/default). ",
         jungle_play::player_forms!()
     ))]
-    player: Option<String>,
+    player: String,
     /// Position string (FEN); default: the rule set's start position.
     #[arg(long, alias = "position")]
     fen: Option<String>,
@@ -72,12 +73,7 @@ pub fn run(args: &AnalyzeArgs) -> Result<()> {
         return serve(args, compute);
     }
     let position = load_position(args.fen.as_deref(), &rules)?;
-    let Some(player) = &args.player else {
-        anyhow::bail!(
-            "--player: give the player to analyze with ({})",
-            jungle_play::PLAYER_FORMS
-        );
-    };
+    let player = &args.player;
     let factory = parse_player(player, &compute).context("--player")?;
     let mut game = Game::from_position(rules.clone(), position);
     for (i, text) in args.moves.split_whitespace().enumerate() {
@@ -179,14 +175,12 @@ fn multipv(args: &AnalyzeArgs, player: &str, k: usize, compute: Compute) -> Resu
 
 /// `--server`: JSON queries on stdin until it closes.
 fn serve(args: &AnalyzeArgs, compute: Compute) -> Result<()> {
-    if let Some(player) = &args.player {
-        // A bad default player is refused now, not in every answer.
-        parse_player(player, &compute).context("--player")?;
-    }
+    // A bad default player is refused now, not in every answer.
+    parse_player(&args.player, &compute).context("--player")?;
     if args.max_in_flight == 0 {
         anyhow::bail!("--max-in-flight: 0, expected at least 1");
     }
-    let defaults = Defaults::new(args.player.clone(), args.variant.clone(), compute);
+    let defaults = Defaults::new(Some(args.player.clone()), args.variant.clone(), compute);
     let threads = args
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));

@@ -12,6 +12,7 @@ pub mod net;
 pub mod perft;
 pub mod play;
 pub mod selfplay;
+pub mod serve;
 pub mod shards_export;
 pub mod shared;
 pub mod tournament;

@@ -9,7 +9,10 @@ use std::io::{BufRead, Write};
 /// Arguments of `jungle play`.
 #[derive(Args)]
 pub struct PlayArgs {
-    #[arg(long, default_value = "alphabeta:4", help = concat!("The opponent: ", jungle_play::player_forms!()))]
+    #[arg(long, default_value = jungle_play::shipped::DEFAULT_PLAYER, help = concat!(
+        "The opponent; the default is the shipped network (networks/default). ",
+        jungle_play::player_forms!()
+    ))]
     player: String,
     /// Rule set: a preset name or a toml file.
     #[arg(long, default_value = "standard")]

@@ -4,7 +4,7 @@
 
 use super::query::Checked;
 use crate::player::Decision;
-use crate::wdl::Wdl;
+use jungle_encoding::Wdl;
 use jungle_mcts::{EvalInput, Evaluator, RootLine, SearchResult};
 use jungle_rules::{Game, Move};
 use serde::Serialize;
