@@ -29,6 +29,7 @@ import time
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
+from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.common.by import By
 
 NETWORK = "networks/default/checkpoint"
@@ -108,6 +109,9 @@ class Engine:
 def browser():
     options = webdriver.ChromeOptions()
     options.binary_location = "/usr/bin/chromium"
+    # `get` returns once the document is parsed; the page's own `ready`
+    # flag (set when the model is loaded) is what the checks wait for.
+    options.page_load_strategy = "eager"
     for flag in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic",
                  "--no-first-run", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--window-size=1100,760",
@@ -123,6 +127,20 @@ def wait(driver, script, what, timeout=120):
             return
         time.sleep(0.05)
     fail(f"timed out waiting for {what}; page error: {page_error(driver)}")
+
+
+def load(driver, url):
+    """Opens the page; a load that stalls (seen once in a while right after
+    Chromium starts, before any of the page's files was asked for) is tried
+    again, three times at most."""
+    driver.set_page_load_timeout(30)
+    for attempt in range(3):
+        try:
+            driver.get(url)
+            return
+        except TimeoutException:
+            print(f"the page did not load in 30 s (attempt {attempt + 1}); again", file=sys.stderr)
+    fail(f"the page at {url} did not load in three tries")
 
 
 def page_error(driver):
@@ -258,12 +276,28 @@ def broken_models(driver, dist):
     print("broken models: both get a message")
 
 
-def match(driver, jungle, opponent, games):
+def opening(driver, rng, plies):
+    """`plies` random legal moves from the start, as `jungle arena` opens."""
+    moves = []
+    for _ in range(plies):
+        legal = driver.execute_script("return window.junglePage.legalAfter(arguments[0])", moves)
+        if not legal:
+            break
+        moves.append(rng.choice(legal))
+    return moves
+
+
+def match(driver, jungle, opponent, games, rng, opening_plies):
+    """Games in pairs: one random opening, the agent on each side of it."""
     engine = Engine(jungle, opponent)
     wins = draws = losses = 0
+    moves_of_pair = []
     for g in range(games):
         side = "south" if g % 2 == 0 else "north"
-        new_game(driver, side)
+        if g % 2 == 0:
+            moves_of_pair = opening(driver, rng, opening_plies)
+        driver.execute_script("window.junglePage.newGame(arguments[0], arguments[1])", side, moves_of_pair)
+        idle(driver)
         while True:
             st = state(driver)
             if st["over"]:
@@ -298,6 +332,8 @@ def main():
     ap.add_argument("--screenshot")
     ap.add_argument("--json")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--opening-plies", type=int, default=4,
+                    help="random plies before the players take over, one opening per pair of games")
     args = ap.parse_args()
     rng = random.Random(args.seed)
     server = Server(args.jungle, args.dist)
@@ -305,10 +341,10 @@ def main():
     driver = browser()
     report = {}
     try:
-        driver.get(server.url + f"?seed={args.seed}")
+        load(driver, server.url + f"?seed={args.seed}")
         idle(driver)
         if args.opponent:
-            report = match(driver, args.jungle, args.opponent, args.games)
+            report = match(driver, args.jungle, args.opponent, args.games, rng, args.opening_plies)
         else:
             random_game(driver, analyzer, rng, args.screenshot)
             same_moves_as_analyze(driver, analyzer, args.simulations)

@@ -109,10 +109,12 @@ function onClick(index) {
   render();
 }
 
-function newGame() {
+/** A new game from the rule set's start, after `opening` (moves) if given. */
+function newGame(opening = []) {
   if (!state.network) return;
   try {
     state.game = new Game(rulesText(), null);
+    for (const mv of opening) state.game.play(mv);
     state.agent = newAgent(state.simulations, state.seed++);
     showError(null);
   } catch (e) {
@@ -187,11 +189,23 @@ async function main() {
   state.names = Game.squareNames();
   state.terrain = Game.terrain();
   $('rules').replaceChildren(new Option("the model's own", 'model'), ...presetNames().map((n) => new Option(n, n)));
-  $('new-game').addEventListener('click', newGame);
+  $('new-game').addEventListener('click', () => newGame());
   $('undo').addEventListener('click', undo);
   $('side').addEventListener('change', (e) => { state.side = e.target.value; newGame(); });
   $('simulations').addEventListener('change', (e) => { state.simulations = Number(e.target.value); newGame(); });
   $('rules').addEventListener('change', (e) => { state.rules = e.target.value; newGame(); });
+  // For test harnesses: a game from an opening (as `jungle arena` plays
+  // paired openings), and the legal moves after some moves.
+  const harness = {
+    newGame(side, opening) { state.side = side; $('side').value = side; newGame(opening); },
+    legalAfter(moves) {
+      const game = new Game(rulesText(), null);
+      for (const mv of moves) game.play(mv);
+      const legal = game.legalMoves();
+      game.free();
+      return legal;
+    },
+  };
   $('model-files').addEventListener('change', (e) => loadModelFiles(e.target.files).catch((err) => showError(err.message)));
   window.junglePage = {
     get ready() { return state.ready; },
@@ -205,6 +219,7 @@ async function main() {
       toMove: state.game.sideToMove(), side: state.side,
     }),
     analyze,
+    ...harness,
   };
   try {
     await loadModelUrl(new URL(params.get('model') || 'model/', location.href).href);
