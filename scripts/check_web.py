@@ -225,6 +225,9 @@ def random_game(driver, analyzer, rng, screenshot):
             print(f"screenshot: {screenshot}")
             screenshot = None
         check_replay(analyzer, state(driver))
+    if screenshot:  # a game shorter than 12 plies: its last position
+        driver.save_screenshot(screenshot)
+        print(f"screenshot: {screenshot}")
     st = state(driver)
     if not st["over"]:
         fail(f"a game of random clicks did not end in {MAX_PLIES} plies")
