@@ -23,18 +23,26 @@ import json
 import os
 import random
 import subprocess
+import signal
 import sys
 import tempfile
+import threading
 import time
+
+import urllib3
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
-from selenium.common.exceptions import TimeoutException
+from selenium.common.exceptions import TimeoutException, WebDriverException
 from selenium.webdriver.common.by import By
 
 NETWORK = "networks/default/checkpoint"
 PLAYER = f"net:{NETWORK}:{{sims}}:material=0.6:qsearch=0.5"
 MAX_PLIES = 400
+# Seconds chromedriver waits for the page's renderer to answer a command.
+RENDERER_TIMEOUT = 120
+# Seconds a fresh page has to load its model and become idle.
+READY_TIMEOUT = 180
 
 
 def fail(message):
@@ -112,12 +120,25 @@ def browser():
     # `get` returns once the document is parsed; the page's own `ready`
     # flag (set when the model is loaded) is what the checks wait for.
     options.page_load_strategy = "eager"
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     for flag in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic",
                  "--no-first-run", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--window-size=1100,760",
                  f"--user-data-dir={tempfile.mkdtemp(prefix='jungle-chromium-')}"]:
         options.add_argument(flag)
-    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    # chromedriver and its Chromium in a process group of their own, so a
+    # browser that hangs can be killed whole.
+    service = Service("/usr/bin/chromedriver", popen_kw={"start_new_session": True})
+    driver = webdriver.Chrome(service=service, options=options)
+    # chromedriver also waits this long for an answer from the page's
+    # renderer to any command (its "Timed out receiving message from
+    # renderer"); the page compiles onnxruntime's 15 MB of WebAssembly on
+    # start, which on two busy cores can take a while.
+    driver.set_page_load_timeout(RENDERER_TIMEOUT)
+    driver.set_script_timeout(RENDERER_TIMEOUT)
+    # and this client waits a little longer for chromedriver itself.
+    driver.command_executor._client_config.timeout = RENDERER_TIMEOUT + 30
+    return driver
 
 
 def wait(driver, script, what, timeout=120):
@@ -129,18 +150,56 @@ def wait(driver, script, what, timeout=120):
     fail(f"timed out waiting for {what}; page error: {page_error(driver)}")
 
 
-def load(driver, url):
-    """Opens the page; a load that stalls (seen once in a while right after
-    Chromium starts, before any of the page's files was asked for) is tried
-    again, three times at most."""
-    driver.set_page_load_timeout(30)
-    for attempt in range(3):
+def quit_quietly(driver):
+    """Closes the browser; one that does not close in 30 s is killed."""
+    closer = threading.Thread(target=driver.quit, daemon=True)
+    closer.start()
+    closer.join(30)
+    process = driver.service.process
+    if process is not None and process.poll() is None:
+        try:
+            os.killpg(process.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+
+def console(driver):
+    """The browser console's lines so far (for a failure's report)."""
+    try:
+        return [entry["message"] for entry in driver.get_log("browser")]
+    except WebDriverException:
+        return []
+
+
+def start(url, attempts=3):
+    """A browser with the page open, its model loaded and idle. A start that
+    stalls (seen once in a while in CI: chromedriver gets no answer from the
+    renderer for minutes right after Chromium starts) is given up and tried
+    again in a fresh browser, `attempts` times at most."""
+    reasons = []
+    for attempt in range(1, attempts + 1):
+        driver = browser()
         try:
             driver.get(url)
-            return
-        except TimeoutException:
-            print(f"the page did not load in 30 s (attempt {attempt + 1}); again", file=sys.stderr)
-    fail(f"the page at {url} did not load in three tries")
+            wait_ready = time.time() + READY_TIMEOUT
+            while not driver.execute_script(
+                    "return !!(window.junglePage && window.junglePage.ready && !window.junglePage.thinking)"):
+                if time.time() > wait_ready:
+                    raise TimeoutException(f"the page was not ready in {READY_TIMEOUT} s")
+                time.sleep(0.05)
+            error = page_error(driver)
+            if error:
+                quit_quietly(driver)
+                fail(f"the page shows an error: {error}")
+            return driver
+        except (WebDriverException, OSError, urllib3.exceptions.HTTPError) as e:
+            reason = str(e).splitlines()[0] if str(e) else type(e).__name__
+            reasons.append(reason)
+            # A chromedriver that still answers tells what the page printed.
+            lines = console(driver) if isinstance(e, WebDriverException) else []
+            print(f"start {attempt} of {attempts} failed: {reason}; console: {lines}", file=sys.stderr)
+            quit_quietly(driver)
+    fail(f"the page at {url} did not start in {attempts} fresh browsers: {reasons}")
 
 
 def page_error(driver):
@@ -341,11 +400,10 @@ def main():
     rng = random.Random(args.seed)
     server = Server(args.jungle, args.dist)
     analyzer = Analyzer(args.jungle)
-    driver = browser()
     report = {}
+    driver = None
     try:
-        load(driver, server.url + f"?seed={args.seed}")
-        idle(driver)
+        driver = start(server.url + f"?seed={args.seed}")
         if args.opponent:
             report = match(driver, args.jungle, args.opponent, args.games, rng, args.opening_plies)
         else:
@@ -354,7 +412,8 @@ def main():
             broken_models(driver, args.dist)
             report = {"think_ms": driver.execute_script("return window.junglePage.thinkMs")}
     finally:
-        driver.quit()
+        if driver is not None:
+            quit_quietly(driver)
         analyzer.close()
         server.close()
     if args.json:
