@@ -38,6 +38,9 @@ fn a_forced_first_mover_win_is_reported_with_a_narrow_interval() {
     assert_eq!(b["baseline"], "standard");
     assert!(b["p_value"].as_f64().unwrap() < 0.01, "{b}");
     assert!(rows[0]["vs_baseline"].is_null());
+    // A start of its own: its switches are live in every game.
+    assert_eq!(forced["switch_live"], 1.0);
+    assert!(rows[0]["switch_live"].is_null(), "the baseline has none");
     for file in [
         "variants.csv",
         "variants.md",
@@ -54,7 +57,7 @@ fn a_forced_first_mover_win_is_reported_with_a_narrow_interval() {
     }
     let md = std::fs::read_to_string(out.join("variants.md")).unwrap();
     assert!(
-        md.contains("| standard |") && md.contains("den-in-one.toml"),
+        md.contains("| standard |") && md.contains("den-in-one.toml") && md.contains("switch live"),
         "{md}"
     );
     let csv = std::fs::read_to_string(out.join("variants.csv")).unwrap();
@@ -104,6 +107,15 @@ fn the_same_seed_gives_the_same_table_whatever_the_threads() {
             .map(|x| x.as_f64().unwrap())
             .sum();
         assert!((shares - 1.0).abs() < 1e-9, "{r}");
+        if r["variant"] == "standard" {
+            assert!(r["switch_live"].is_null(), "{r}");
+        } else {
+            let (live, played) = (
+                r["switch_live"].as_f64().unwrap(),
+                r["switch_played"].as_f64().unwrap(),
+            );
+            assert!((0.0..=1.0).contains(&live) && played <= live, "{r}");
+        }
     }
     std::fs::remove_dir_all(out).unwrap();
 }

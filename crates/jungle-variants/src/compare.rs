@@ -1,7 +1,8 @@
 //! Playing the games of a comparison.
 
+use crate::live::{switch_activity, SwitchActivity};
 use crate::opening::{opening_for, shared_opening};
-use crate::variant::Variant;
+use crate::variant::{baseline_index, Variant};
 use jungle_play::arena::{play_out, GameEnd};
 use jungle_play::opening::derive_seed;
 use jungle_play::PlayerFactory;
@@ -50,6 +51,9 @@ pub struct VariantGame {
     pub result: GameEnd,
     /// Plies played, opening included.
     pub plies: u32,
+    /// Whether its rules differed from the baseline's in its positions
+    /// ([`crate::live`]).
+    pub switch: SwitchActivity,
 }
 
 impl VariantGame {
@@ -94,6 +98,7 @@ fn play_one(
     let player_first = index.is_multiple_of(2);
     let p = player.build(rules, derive_seed(cfg.seed, index as u64, 1));
     let o = opponent.build(rules, derive_seed(cfg.seed, index as u64, 2));
+    let opening_plies = start.moves().len();
     let (mut first, mut second) = if player_first { (p, o) } else { (o, p) };
     let (game, result, _) = if first_mover == Side::South {
         play_out(start, first.as_mut(), second.as_mut(), cfg.max_plies)
@@ -107,6 +112,11 @@ fn play_one(
         player_first,
         result,
         plies: game.moves().len() as u32,
+        switch: switch_activity(
+            &game,
+            &variants[baseline_index(variants)].rules,
+            opening_plies,
+        ),
     }
 }
 

@@ -24,6 +24,27 @@ fn percent(x: f64) -> String {
     format!("{:.1}%", 100.0 * x)
 }
 
+fn share_cell(share: Option<f64>) -> String {
+    share.map_or_else(|| "-".to_string(), percent)
+}
+
+/// What the live-switch shares say that the numbers alone do not: a rule
+/// set whose switches were never live played the baseline's games.
+pub fn switch_notes(summaries: &[VariantSummary]) -> Vec<String> {
+    summaries
+        .iter()
+        .filter_map(|s| {
+            let base = &s.vs_baseline.as_ref()?.baseline;
+            (s.switch_live? == 0.0).then(|| {
+                format!(
+                    "{}: its switches were never live in {} games (no position had other legal moves or another end than under {base}): its games are {base}'s",
+                    s.variant, s.games
+                )
+            })
+        })
+        .collect()
+}
+
 fn baseline_cell(s: &VariantSummary) -> String {
     match &s.vs_baseline {
         None => "baseline".to_string(),
@@ -49,6 +70,7 @@ fn rows(summaries: &[VariantSummary]) -> Vec<Vec<String>> {
     .map(|s| s.to_string())
     .collect();
     header.extend(REASONS.iter().map(|r| r.1.to_string()));
+    header.extend(["switch live".to_string(), "played".to_string()]);
     if with_player {
         header.push("player score".into());
     }
@@ -66,6 +88,7 @@ fn rows(summaries: &[VariantSummary]) -> Vec<Vec<String>> {
             format!("{:.1}", s.median_plies),
         ];
         row.extend(REASONS.iter().map(|r| percent(s.reasons[r.0])));
+        row.extend([share_cell(s.switch_live), share_cell(s.switch_played)]);
         if let Some(p) = s.player_score {
             row.push(format!("{p:.3}"));
         }
@@ -129,7 +152,7 @@ pub fn csv_table(summaries: &[VariantSummary]) -> String {
     for r in REASONS {
         out.push_str(&format!(",{}", r.0));
     }
-    out.push_str(",player_score\n");
+    out.push_str(",switch_live,switch_played,player_score\n");
     for s in summaries {
         let (base, diff, z, p) = match &s.vs_baseline {
             Some(b) => (
@@ -161,6 +184,9 @@ pub fn csv_table(summaries: &[VariantSummary]) -> String {
         ));
         for r in REASONS {
             out.push_str(&format!(",{:.6}", s.reasons[r.0]));
+        }
+        for share in [s.switch_live, s.switch_played] {
+            out.push_str(&share.map_or(",".into(), |x| format!(",{x:.6}")));
         }
         out.push_str(
             &s.player_score
@@ -218,9 +244,13 @@ pub fn write_reports(
         source,
     })?;
     write_atomically(&dir.join("variants.csv"), &csv_table(summaries))?;
+    let notes: String = switch_notes(summaries)
+        .iter()
+        .map(|n| format!("\n- {n}"))
+        .collect();
     write_atomically(
         &dir.join("variants.md"),
-        &format!("{title}\n\n{}", markdown_table(summaries)),
+        &format!("{title}\n\n{}{notes}\n", markdown_table(summaries)),
     )?;
     write_atomically(&dir.join("variants.json"), &json(summaries))?;
     write_figure(dir, "variants", &OutcomeBars(summaries))?;

@@ -1,7 +1,7 @@
 //! Per-variant counts, intervals and the test against the baseline.
 
 use crate::compare::VariantGame;
-use crate::variant::Variant;
+use crate::variant::{baseline_index, Variant};
 use jungle_play::stats::{wilson_interval, Z95};
 use jungle_rules::EndReason;
 use serde::Serialize;
@@ -57,6 +57,13 @@ pub struct VariantSummary {
     /// Share of games per end reason (`den`, `annihilation`, `no_move`,
     /// `repetition`, `quiet_limit`, `ply_cap`).
     pub reasons: BTreeMap<String, f64>,
+    /// Share of games in which the rule switches were live: some position
+    /// had other legal moves or another end than under the baseline
+    /// ([`crate::live`]); `None` for the baseline itself.
+    pub switch_live: Option<f64>,
+    /// Share of games in which a player played a move only this rule set
+    /// allows; `None` for the baseline.
+    pub switch_played: Option<f64>,
     /// Game lengths, in game order (for the length plot).
     #[serde(skip)]
     pub lengths: Vec<u32>,
@@ -105,10 +112,7 @@ pub fn summarize(
 ) -> Vec<VariantSummary> {
     let of = |v: usize| games.iter().filter(move |g| g.variant == v);
     let scores = |v: usize| of(v).map(VariantGame::first_score).collect::<Vec<f64>>();
-    let base = variants
-        .iter()
-        .position(|v| v.name == "standard")
-        .unwrap_or(0);
+    let base = baseline_index(variants);
     let base_scores = scores(base);
     variants
         .iter()
@@ -165,6 +169,10 @@ pub fn summarize(
                 mean_plies,
                 median_plies,
                 reasons,
+                switch_live: (v != base)
+                    .then(|| count(&|g| g.switch.live) as f64 / n.max(1) as f64),
+                switch_played: (v != base)
+                    .then(|| count(&|g| g.switch.played) as f64 / n.max(1) as f64),
                 lengths,
             }
         })
@@ -180,6 +188,7 @@ fn interval_of_score(score: f64, games: u32) -> [f64; 2] {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::live::SwitchActivity;
     use jungle_play::arena::GameEnd;
     use jungle_rules::{Outcome, Rules, Side};
 
@@ -201,6 +210,11 @@ mod tests {
                 forfeit: None,
             },
             plies,
+            switch: SwitchActivity {
+                live: index.is_multiple_of(2),
+                live_positions: index.is_multiple_of(2) as u32,
+                played: index.is_multiple_of(4),
+            },
         }
     }
 
@@ -250,6 +264,10 @@ mod tests {
         assert!((b.z - 0.2 / (0.041f64).sqrt()).abs() < 1e-9, "{}", b.z);
         assert!((b.p_value - 0.323).abs() < 0.002, "{}", b.p_value);
         assert!(s[1].vs_baseline.is_none());
+        // Live in the even games (5 of 10), played in games 0, 4 and 8.
+        assert_eq!(s[0].switch_live, Some(0.5));
+        assert_eq!(s[0].switch_played, Some(0.3));
+        assert_eq!((s[1].switch_live, s[1].switch_played), (None, None));
         // The player moved first in even games.
         let by_hand: f64 = games
             .iter()

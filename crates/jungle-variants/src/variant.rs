@@ -35,6 +35,15 @@ pub enum VariantListError {
     },
 }
 
+/// The index of the baseline of a comparison: `standard` when it is
+/// compared, else the first rule set listed.
+pub fn baseline_index(variants: &[Variant]) -> usize {
+    variants
+        .iter()
+        .position(|v| v.name == "standard")
+        .unwrap_or(0)
+}
+
 /// Resolves a comma-separated list of preset names and toml paths (`all`
 /// alone means every preset). Errors name the entry and list the presets.
 pub fn resolve_variants(list: &str) -> Result<Vec<Variant>, VariantListError> {

@@ -5,7 +5,7 @@ use super::shared::{parse_player, DeviceArgs};
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use jungle_variants::report::{text_table, write_reports};
+use jungle_variants::report::{switch_notes, text_table, write_reports};
 use jungle_variants::{compare, resolve_variants, summarize, CompareConfig};
 use std::path::PathBuf;
 use std::time::Instant;
@@ -118,8 +118,14 @@ pub fn run(args: &VariantsArgs) -> Result<()> {
         println!("{}", title.trim_start_matches("# "));
         print!("{}", text_table(&summaries));
         println!(
-            "first-mover score: draws count half; vs baseline: difference and two-sided p of a z-test"
+            "first-mover score: draws count half; vs baseline: difference and two-sided p of a z-test;"
         );
+        println!(
+            "switch live: games with a position whose legal moves or end differ from the baseline's; played: games with a move only that rule set allows"
+        );
+        for note in switch_notes(&summaries) {
+            println!("{note}");
+        }
         println!(
             "{} games in {:.1} s; wrote variants.csv, variants.md, variants.json, variants.png/svg, variants-length.png/svg in {}",
             games.len(),
