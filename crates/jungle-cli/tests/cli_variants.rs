@@ -157,3 +157,47 @@ fn bad_variants_are_clear_errors_listing_the_presets() {
     assert!(stderr.contains("--all"), "{stderr}");
     std::fs::remove_dir_all(out).unwrap();
 }
+
+#[test]
+fn a_network_is_not_compared_under_rule_sets_it_was_not_trained_under() {
+    let out = temp_dir("variants-untrained");
+    let run = |list: &str, extra: &[&str]| {
+        let mut args = vec![
+            "variants",
+            "--player",
+            "net:default:8",
+            "--opponent",
+            "greedy",
+            "--variants",
+            list,
+            "--games",
+            "2",
+            "--threads",
+            "1",
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        jungle(&args)
+    };
+    // The shipped network was trained under the standard rules only.
+    let (ok, _, stderr) = run("standard,bank-rats,bbdsq", &[]);
+    assert!(!ok);
+    assert!(
+        stderr.contains("--player net:default:8")
+            && stderr.contains("trained under standard only")
+            && stderr.contains("not under bank-rats, bbdsq")
+            && stderr.contains("--untrained"),
+        "{stderr}"
+    );
+    // Under its own rule set it plays; with --untrained the others too,
+    // loudly, and the table's title says so.
+    let (ok, _, stderr) = run("standard", &[]);
+    assert!(ok, "{stderr}");
+    let (ok, _, stderr) = run("standard,bank-rats", &["--untrained"]);
+    assert!(ok, "{stderr}");
+    assert!(stderr.contains("WARNING (--untrained)"), "{stderr}");
+    let md = std::fs::read_to_string(out.join("variants.md")).unwrap();
+    assert!(md.contains("UNTRAINED: --player net:default:8"), "{md}");
+    std::fs::remove_dir_all(out).unwrap();
+}

@@ -32,8 +32,14 @@ pub struct CheckpointMeta {
     pub planes: usize,
     /// Policy slots.
     pub policy_slots: usize,
-    /// The rule set the network is trained for.
+    /// The rule set the network is trained for (with several, the first of
+    /// `trained_variants`).
     pub rules: Rules,
+    /// Every rule set its self-play games were played under, when it was
+    /// trained on a mixture (`[run] variants`); empty when it was trained
+    /// on `rules` alone (and in checkpoints older than the key).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub trained_variants: Vec<TrainedVariant>,
     /// Training steps taken.
     pub step: u64,
     /// Training samples seen.
@@ -42,7 +48,55 @@ pub struct CheckpointMeta {
     pub created_unix: u64,
 }
 
+/// One rule set of a training mixture.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TrainedVariant {
+    /// Its name in the config (a preset name or a toml path).
+    pub variant: String,
+    /// Its weight in the mixture (games are drawn in proportion).
+    pub weight: f64,
+    /// Its switches.
+    pub rules: Rules,
+}
+
+/// The preset name of `rules`, or `a rule set of its own` (for messages).
+pub fn rules_name(rules: &Rules) -> String {
+    Rules::preset_names()
+        .find(|name| Rules::preset(name).as_ref() == Some(rules))
+        .map_or_else(|| "a rule set of its own".to_string(), str::to_string)
+}
+
 impl CheckpointMeta {
+    /// The rule sets the network was trained under: the mixture's, or
+    /// `rules` alone.
+    pub fn trained_rules(&self) -> Vec<&Rules> {
+        if self.trained_variants.is_empty() {
+            vec![&self.rules]
+        } else {
+            self.trained_variants.iter().map(|v| &v.rules).collect()
+        }
+    }
+
+    /// Whether the network was trained under `rules` (equal switches, by
+    /// whatever name).
+    pub fn trained_on(&self, rules: &Rules) -> bool {
+        self.trained_rules().contains(&rules)
+    }
+
+    /// The names of the rule sets it was trained under, comma separated.
+    pub fn trained_names(&self) -> String {
+        if self.trained_variants.is_empty() {
+            rules_name(&self.rules)
+        } else {
+            self.trained_variants
+                .iter()
+                .map(|v| v.variant.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        }
+    }
+
     /// Metadata for a network with config `net` under `rules` at `step`.
     pub fn new(net: NetConfig, rules: Rules, step: u64, samples_seen: u64) -> CheckpointMeta {
         CheckpointMeta {
@@ -53,6 +107,7 @@ impl CheckpointMeta {
             net,
             policy_slots: POLICY_SLOTS,
             rules,
+            trained_variants: Vec::new(),
             step,
             samples_seen,
             created_unix: std::time::SystemTime::now()

@@ -27,8 +27,8 @@ mod value_terms;
 pub use architecture::{NetConfig, SURVIVAL_NEAR_PLIES, SURVIVAL_OUTPUTS};
 pub use backend::reference::{NetOutput, PolicyValueNet, ResBlock};
 pub use checkpoint::{
-    load_checkpoint, parse_meta, read_meta, save_checkpoint, Checkpoint, CheckpointError,
-    CheckpointMeta,
+    load_checkpoint, parse_meta, read_meta, rules_name, save_checkpoint, Checkpoint,
+    CheckpointError, CheckpointMeta, TrainedVariant,
 };
 pub use device::{Compute, DeviceChoice, DeviceError, DeviceKind};
 pub use evaluator::NetEvaluator;

@@ -7,7 +7,8 @@ use burn::tensor::{Int, Tensor, TensorData};
 use jungle_mcts::{EvalInput, Evaluator};
 use jungle_net::encoding::{move_slot, slot_origin, Encoding, BASE_PLANES, POLICY_SLOTS, SQUARES};
 use jungle_net::{
-    cpu_device, load_checkpoint, save_checkpoint, CheckpointMeta, NetConfig, NetEvaluator,
+    cpu_device, load_checkpoint, parse_meta, rules_name, save_checkpoint, CheckpointMeta,
+    NetConfig, NetEvaluator, TrainedVariant,
 };
 use jungle_rules::{Position, Rules, Square};
 
@@ -732,4 +733,38 @@ fn the_server_gathers_every_threads_batch_into_one_pass_and_returns_each_its_row
     let passes = stats.passes.load(std::sync::atomic::Ordering::Relaxed);
     assert_eq!(passes, rounds, "one pass per round");
     assert_eq!(stats.mean_batch(), 14.0);
+}
+
+#[test]
+fn a_checkpoint_names_the_rule_sets_it_was_trained_under() {
+    // A checkpoint of a single rule set (and one older than the mixture
+    // key): trained under its `rules` alone.
+    let single = CheckpointMeta::new(tiny(), Rules::default(), 0, 0);
+    let text = serde_json::to_string(&single).unwrap();
+    assert!(!text.contains("trained_variants"), "{text}");
+    let read = parse_meta(std::path::Path::new("a.json"), &text).unwrap();
+    assert_eq!(read.trained_rules(), vec![&Rules::default()]);
+    assert_eq!(read.trained_names(), "standard");
+    assert!(!read.trained_on(&Rules::preset("bank-rats").unwrap()));
+    // A mixture: every rule set of it, by name.
+    let mut mixture = single.clone();
+    for (name, weight) in [("standard", 4.0), ("bank-rats", 1.0)] {
+        mixture.trained_variants.push(TrainedVariant {
+            variant: name.to_string(),
+            weight,
+            rules: Rules::preset(name).unwrap(),
+        });
+    }
+    let text = serde_json::to_string(&mixture).unwrap();
+    let read = parse_meta(std::path::Path::new("b.json"), &text).unwrap();
+    assert_eq!(read, mixture);
+    assert!(read.trained_on(&Rules::preset("bank-rats").unwrap()));
+    assert!(!read.trained_on(&Rules::preset("bbdsq").unwrap()));
+    assert_eq!(read.trained_names(), "standard, bank-rats");
+    // A rule set of its own is named as such.
+    let own = Rules {
+        quiet_plies_limit: 77,
+        ..Rules::default()
+    };
+    assert_eq!(rules_name(&own), "a rule set of its own");
 }

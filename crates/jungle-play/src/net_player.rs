@@ -6,7 +6,7 @@
 use crate::player::Player;
 use crate::search_player::SearchPlayer;
 use crate::shipped::checkpoint_path;
-use crate::spec::{NetSpec, PlayerFactory, SearchParts, SpecError};
+use crate::spec::{NetSpec, PlayerFactory, SearchParts, SpecError, Training};
 use jungle_mcts::{Evaluator, Search, SearchConfig};
 use jungle_net::{cpu_device, load_checkpoint, Compute, InferenceNet, ValueTerms};
 use jungle_rules::Rules;
@@ -21,7 +21,7 @@ pub struct NetPlayers {
     /// The network on its device, shared by every player built (on a GPU
     /// the games' searches share its server's passes).
     net: InferenceNet,
-    rules: Rules,
+    training: Training,
 }
 
 impl NetPlayers {
@@ -49,13 +49,11 @@ impl NetPlayers {
             search: spec.search.search.clone(),
             terms: spec.terms,
             net,
-            rules: loaded.meta.rules,
+            training: Training {
+                names: loaded.meta.trained_names(),
+                rules: loaded.meta.trained_rules().into_iter().cloned().collect(),
+            },
         })
-    }
-
-    /// The rule set the checkpoint was trained for.
-    pub fn trained_rules(&self) -> &Rules {
-        &self.rules
     }
 }
 
@@ -75,6 +73,10 @@ impl PlayerFactory for NetPlayers {
 
     fn search_parts(&self) -> Option<&dyn SearchParts> {
         Some(self)
+    }
+
+    fn training(&self) -> Option<&Training> {
+        Some(&self.training)
     }
 }
 

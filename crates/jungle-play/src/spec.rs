@@ -58,6 +58,29 @@ pub trait PlayerFactory: Send + Sync {
     fn search_parts(&self) -> Option<&dyn SearchParts> {
         None
     }
+
+    /// For a player that learned (`net:`), what it was trained for: the
+    /// names and switches of its training's rule sets; `None` for players
+    /// that play every rule set alike.
+    fn training(&self) -> Option<&Training> {
+        None
+    }
+}
+
+/// The rule sets a network was trained under.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Training {
+    /// Their names, comma separated (as `CheckpointMeta::trained_names`).
+    pub names: String,
+    /// Their switches.
+    pub rules: Vec<Rules>,
+}
+
+impl Training {
+    /// Whether `rules` was one of them.
+    pub fn covers(&self, rules: &Rules) -> bool {
+        self.rules.contains(rules)
+    }
 }
 
 /// What a searching player is made of.

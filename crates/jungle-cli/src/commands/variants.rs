@@ -5,8 +5,9 @@ use super::shared::{parse_player, DeviceArgs};
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use jungle_play::PlayerFactory;
 use jungle_variants::report::{switch_notes, text_table, write_reports};
-use jungle_variants::{compare, resolve_variants, summarize, CompareConfig};
+use jungle_variants::{compare, resolve_variants, summarize, CompareConfig, Variant};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -42,9 +43,32 @@ pub struct VariantsArgs {
     /// Print one JSON object instead of the table.
     #[arg(long)]
     json: bool,
+    /// Compare even under rule sets a `net:` player's network was not
+    /// trained under (refused without it: the table would mix the rules'
+    /// effect with the network's blind spots); the table's title says so.
+    #[arg(long)]
+    untrained: bool,
     /// Where `net:` players' networks run.
     #[command(flatten)]
     device: DeviceArgs,
+}
+
+/// For a player with a training (`net:`), the compared rule sets it was
+/// not trained under, in words; `None` when it covers them all.
+fn untrained_variants(player: &dyn PlayerFactory, variants: &[Variant]) -> Option<String> {
+    let training = player.training()?;
+    let missing: Vec<&str> = variants
+        .iter()
+        .filter(|v| !training.covers(&v.rules))
+        .map(|v| v.name.as_str())
+        .collect();
+    (!missing.is_empty()).then(|| {
+        format!(
+            "its network was trained under {} only; not under {}",
+            training.names,
+            missing.join(", ")
+        )
+    })
 }
 
 /// Runs `jungle variants`.
@@ -64,6 +88,24 @@ pub fn run(args: &VariantsArgs) -> Result<()> {
         Some(spec) => Some(parse_player(spec, &compute).context("--opponent")?),
         None => None,
     };
+    let mut untrained = Vec::new();
+    for (option, factory) in
+        std::iter::once(("--player", &player)).chain(opponent.iter().map(|o| ("--opponent", o)))
+    {
+        if let Some(missing) = untrained_variants(factory.as_ref(), &variants) {
+            untrained.push(format!("{option} {}: {missing}", factory.name()));
+        }
+    }
+    if !untrained.is_empty() && !args.untrained {
+        bail!(
+            "{}. Its games under those rules would mix the rules' effect with what the network never learned; \
+             train a network on them (`[run] variants`, docs/guide/training.md) or pass --untrained to compare anyway",
+            untrained.join("; ")
+        );
+    }
+    for line in &untrained {
+        eprintln!("WARNING (--untrained): {line}");
+    }
     let mut cfg = CompareConfig::new(args.games, args.seed);
     cfg.opening_plies = args.opening_plies;
 
@@ -107,10 +149,13 @@ pub fn run(args: &VariantsArgs) -> Result<()> {
         Some(o) => format!("{} vs {o} (seats alternate)", args.player),
         None => format!("{} against itself", args.player),
     };
-    let title = format!(
+    let mut title = format!(
         "# Rule variants: {who}, {} games per rule set, {} random opening plies, seed {}",
         args.games, args.opening_plies, args.seed
     );
+    if !untrained.is_empty() {
+        title.push_str(&format!(" (UNTRAINED: {})", untrained.join("; ")));
+    }
     write_reports(&args.out, &summaries, &title)?;
     if args.json {
         println!("{}", jungle_variants::report::json(&summaries));
