@@ -4,7 +4,7 @@
 
 use crate::planes::{move_slot, Encoding, POLICY_SLOTS};
 use jungle_mcts::{shift_value, softmax, EvalInput, Evaluation};
-use jungle_rules::{InvalidKey, Rules};
+use jungle_rules::InvalidKey;
 
 /// Outputs of the survival head: for two horizons ([`SURVIVAL_NEAR_PLIES`]
 /// plies later or the game's end if sooner; then the game's end), 16 logits
@@ -15,17 +15,13 @@ pub const SURVIVAL_OUTPUTS: usize = 32;
 /// The survival head's near horizon, in plies.
 pub const SURVIVAL_NEAR_PLIES: usize = 6;
 
-/// Writes the planes of every input in `encoding` into `out` (resized to fit).
-pub fn encode_batch(
-    batch: &[EvalInput<'_>],
-    encoding: Encoding,
-    rules: &Rules,
-    out: &mut Vec<f32>,
-) {
+/// Writes the planes of every input in `encoding` into `out` (resized to
+/// fit), each under its own game's rule set.
+pub fn encode_batch(batch: &[EvalInput<'_>], encoding: Encoding, out: &mut Vec<f32>) {
     let len = encoding.input_len();
     out.resize(batch.len() * len, 0.0);
     for (input, chunk) in batch.iter().zip(out.chunks_exact_mut(len)) {
-        encoding.encode(input.position, input.repetitions, rules, chunk);
+        encoding.encode(input.position, input.repetitions, input.rules, chunk);
     }
 }
 

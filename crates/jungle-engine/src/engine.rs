@@ -462,13 +462,12 @@ impl Engine {
                     };
                     let built = if self.threads == 1 {
                         terms
-                            .evaluator(&n.net, &self.rules, Arc::clone(&self.cache))
+                            .evaluator(&n.net, Arc::clone(&self.cache))
                             .map(|e| Box::new(e) as Box<dyn Evaluator + Send>)
                     } else {
                         terms
                             .parallel_evaluator_on(
                                 InferenceNet::cpu(&n.net),
-                                &self.rules,
                                 Arc::clone(&self.cache),
                                 self.threads,
                             )

@@ -6,9 +6,9 @@
 //! flight. Each of those costs a network evaluation without the cache.
 //!
 //! The table is direct-mapped (one entry per slot, the newest wins), keyed by
-//! the position's Zobrist hash, its repetition count and its legal moves (the
-//! three things an evaluation depends on besides the evaluator itself), so a
-//! hit returns what the evaluator answered for the same input. (A network's
+//! the position's Zobrist hash, its repetition count, its legal moves and its
+//! game's rule set (the things an evaluation depends on besides the evaluator
+//! itself), so a hit returns what the evaluator answered for the same input. (A network's
 //! answer can differ in the last bits with the batch it was computed in, about
 //! 2e-7 here, so a search with the cache is not bit-for-bit the one without.)
 
@@ -42,14 +42,15 @@ impl CacheCounters {
 
 /// The key of an evaluation: the position's Zobrist hash (animals and side
 /// to move) mixed with everything else a network reads of it (its input
-/// planes): the repetition count, the plies since the last capture, and
-/// its legal moves in order.
+/// planes): the repetition count, the plies since the last capture, its
+/// legal moves in order, and the switches of its rule set.
 pub fn evaluation_key(input: &EvalInput<'_>) -> u64 {
     const MUL: u64 = 0x9E37_79B9_7F4A_7C15;
     const QUIET: u64 = 0xC2B2_AE3D_27D4_EB4F;
     let mut key = input.position.hash()
         ^ (input.repetitions as u64).wrapping_mul(MUL)
-        ^ (input.position.quiet_plies() as u64 + 1).wrapping_mul(QUIET);
+        ^ (input.position.quiet_plies() as u64 + 1).wrapping_mul(QUIET)
+        ^ input.rules.digest();
     for mv in input.legal_moves {
         let code = mv.from().index() as u64 | (mv.to().index() as u64) << 6;
         key = (key.rotate_left(13) ^ code).wrapping_mul(MUL);
@@ -174,11 +175,14 @@ mod tests {
         [(start, start_moves), (after, after_moves)]
     }
 
+    static STANDARD: std::sync::LazyLock<Rules> = std::sync::LazyLock::new(Rules::default);
+
     fn input(at: &(Position, Vec<Move>), repetitions: u32) -> EvalInput<'_> {
         EvalInput {
             position: &at.0,
             legal_moves: &at.1,
             repetitions,
+            rules: &STANDARD,
         }
     }
 
@@ -216,6 +220,13 @@ mod tests {
             .0
             .set_side_to_move(start.0.side_to_move().opponent());
         assert_ne!(base, evaluation_key(&input(&flipped, 1)));
+        // The same input in a game of another rule set.
+        let quiet = Rules::preset("quiet-120").unwrap();
+        let other = EvalInput {
+            rules: &quiet,
+            ..input(&start, 1)
+        };
+        assert_ne!(base, evaluation_key(&other));
     }
 
     /// Values each position by its plies since the last capture, as a

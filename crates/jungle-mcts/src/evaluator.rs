@@ -3,7 +3,7 @@
 //! legal moves and a win/draw/loss estimate out.
 
 use crate::heuristic;
-use jungle_rules::{Move, Position};
+use jungle_rules::{Move, Position, Rules};
 
 /// One position to evaluate.
 #[derive(Clone, Copy, Debug)]
@@ -15,6 +15,9 @@ pub struct EvalInput<'a> {
     pub legal_moves: &'a [Move],
     /// How many times the position has occurred in its game (1 = first time).
     pub repetitions: u32,
+    /// The rule set of its game (a network reads its switches as input
+    /// planes, so one evaluator serves games of several rule sets).
+    pub rules: &'a Rules,
 }
 
 /// The judgement of one position, from the side to move's point of view.

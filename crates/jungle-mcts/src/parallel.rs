@@ -78,6 +78,7 @@ mod tests {
                 position: p,
                 legal_moves: moves.as_slice(),
                 repetitions: 0,
+                rules: &rules,
             })
             .collect();
         let alone = HeuristicEvaluator.evaluate(&inputs);

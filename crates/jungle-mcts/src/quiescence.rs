@@ -111,19 +111,14 @@ pub fn check_quiescence_weight(weight: f32) -> Result<(), InvalidKey> {
 /// Weight 0 passes `inner`'s evaluations through without searching.
 pub struct WithQuiescence<E> {
     inner: E,
-    rules: Rules,
     weight: f32,
 }
 
 impl<E: Evaluator> WithQuiescence<E> {
-    /// `inner`'s evaluations with the quiescence term of `weight` for games
-    /// under `rules`.
-    pub fn new(inner: E, rules: Rules, weight: f32) -> WithQuiescence<E> {
-        WithQuiescence {
-            inner,
-            rules,
-            weight,
-        }
+    /// `inner`'s evaluations with the quiescence term of `weight` (each
+    /// position's search under its own game's rules).
+    pub fn new(inner: E, weight: f32) -> WithQuiescence<E> {
+        WithQuiescence { inner, weight }
     }
 }
 
@@ -135,7 +130,7 @@ impl<E: Evaluator> Evaluator for WithQuiescence<E> {
         }
         let _t = profile::time(Phase::Quiescence);
         for (eval, input) in evals.iter_mut().zip(batch) {
-            let delta = self.weight * quiescence_value(input.position, &self.rules);
+            let delta = self.weight * quiescence_value(input.position, input.rules);
             eval.wdl = shift_value(eval.wdl, delta);
         }
         evals
@@ -190,13 +185,14 @@ mod tests {
             position: &pos,
             legal_moves: moves.as_slice(),
             repetitions: 1,
+            rules: &rules,
         };
         let expected = heuristic::to_value(quiescence_score(&pos, &rules));
-        let mut with = WithQuiescence::new(UniformEvaluator, rules.clone(), 0.5);
+        let mut with = WithQuiescence::new(UniformEvaluator, 0.5);
         let eval = &with.evaluate(&[input])[0];
         assert!((eval.value() - 0.5 * expected).abs() < 1e-6, "{eval:?}");
         assert_eq!(eval.policy, UniformEvaluator.evaluate(&[input])[0].policy);
-        let mut off = WithQuiescence::new(UniformEvaluator, rules, 0.0);
+        let mut off = WithQuiescence::new(UniformEvaluator, 0.0);
         assert_eq!(off.evaluate(&[input])[0].value(), 0.0);
     }
 

@@ -9,32 +9,30 @@ use crate::PolicyValueNet;
 use jungle_encoding::{add_material, encode_batch, evaluations, Encoding, NoSurvivalHead};
 use jungle_mcts::profile::{self, Phase};
 use jungle_mcts::{EvalInput, Evaluation, Evaluator};
-use jungle_rules::Rules;
 
 /// Evaluates positions with a network in inference mode: the CPU's fast
-/// path, or the network's server on a GPU ([`InferenceNet`]).
+/// path, or the network's server on a GPU ([`InferenceNet`]). Each position
+/// is encoded under its own game's rule set, so one evaluator serves games
+/// of several.
 pub struct NetEvaluator {
     net: InferenceNet,
     encoding: Encoding,
-    rules: Rules,
     input: Vec<f32>,
     material_weight: f32,
 }
 
 impl NetEvaluator {
-    /// An evaluator for games under `rules` (batch norm uses the network's
-    /// running statistics).
-    pub fn new(net: &PolicyValueNet, rules: Rules) -> NetEvaluator {
-        NetEvaluator::on(InferenceNet::cpu(net), rules)
+    /// An evaluator on the CPU (batch norm uses the network's running
+    /// statistics).
+    pub fn new(net: &PolicyValueNet) -> NetEvaluator {
+        NetEvaluator::on(InferenceNet::cpu(net))
     }
 
-    /// An evaluator for games under `rules` on a network already placed on
-    /// its device.
-    pub fn on(net: InferenceNet, rules: Rules) -> NetEvaluator {
+    /// An evaluator on a network already placed on its device.
+    pub fn on(net: InferenceNet) -> NetEvaluator {
         NetEvaluator {
             encoding: net.encoding(),
             net,
-            rules,
             input: Vec::new(),
             material_weight: 0.0,
         }
@@ -57,7 +55,7 @@ impl Evaluator for NetEvaluator {
         }
         {
             let _t = profile::time(Phase::Encode);
-            encode_batch(batch, self.encoding, &self.rules, &mut self.input);
+            encode_batch(batch, self.encoding, &mut self.input);
         }
         let out = {
             let _t = profile::time(Phase::Forward);

@@ -10,7 +10,7 @@ use crate::PolicyValueNet;
 use jungle_encoding::{check_material_weight, NoSurvivalHead};
 use jungle_mcts::quiescence::check_quiescence_weight;
 use jungle_mcts::{CacheCounters, CachedEvaluator, ParallelEvaluator, WithQuiescence};
-use jungle_rules::{InvalidKey, Rules};
+use jungle_rules::InvalidKey;
 use std::sync::Arc;
 
 /// The evaluator stack of a network: cache -> quiescence -> network.
@@ -59,15 +59,14 @@ impl ValueTerms {
         check_quiescence_weight(self.qsearch_weight)
     }
 
-    /// The evaluator stack of `net` on the CPU under `rules`, its cache
-    /// counting into `counters`.
+    /// The evaluator stack of `net` on the CPU, its cache counting into
+    /// `counters` (each position judged under its own game's rules).
     pub fn evaluator(
         &self,
         net: &PolicyValueNet,
-        rules: &Rules,
         counters: Arc<CacheCounters>,
     ) -> Result<NetStack, ValueTermsError> {
-        self.evaluator_on(InferenceNet::cpu(net), rules, counters)
+        self.evaluator_on(InferenceNet::cpu(net), counters)
     }
 
     /// The evaluator stack of a network already on its device (one clone of
@@ -75,10 +74,9 @@ impl ValueTerms {
     pub fn evaluator_on(
         &self,
         net: InferenceNet,
-        rules: &Rules,
         counters: Arc<CacheCounters>,
     ) -> Result<NetStack, ValueTermsError> {
-        let evaluator = self.uncached_on(net, rules)?;
+        let evaluator = self.uncached_on(net)?;
         Ok(CachedEvaluator::new(evaluator, self.cache, counters))
     }
 
@@ -89,12 +87,11 @@ impl ValueTerms {
     pub fn parallel_evaluator_on(
         &self,
         net: InferenceNet,
-        rules: &Rules,
         counters: Arc<CacheCounters>,
         threads: usize,
     ) -> Result<ParallelNetStack, ValueTermsError> {
         let parts = (0..threads.max(1))
-            .map(|_| self.uncached_on(net.clone(), rules))
+            .map(|_| self.uncached_on(net.clone()))
             .collect::<Result<Vec<_>, _>>()?;
         Ok(CachedEvaluator::new(
             ParallelEvaluator::new(parts),
@@ -107,16 +104,10 @@ impl ValueTerms {
     fn uncached_on(
         &self,
         net: InferenceNet,
-        rules: &Rules,
     ) -> Result<WithQuiescence<NetEvaluator>, ValueTermsError> {
         self.validate()?;
-        let evaluator =
-            NetEvaluator::on(net, rules.clone()).with_material_weight(self.material_weight)?;
-        Ok(WithQuiescence::new(
-            evaluator,
-            rules.clone(),
-            self.qsearch_weight,
-        ))
+        let evaluator = NetEvaluator::on(net).with_material_weight(self.material_weight)?;
+        Ok(WithQuiescence::new(evaluator, self.qsearch_weight))
     }
 }
 
@@ -132,22 +123,19 @@ mod tests {
             .with_blocks(1)
             .with_filters(4)
             .init(&device);
-        let rules = Rules::default();
         let terms = |material_weight, qsearch_weight| ValueTerms {
             material_weight,
             qsearch_weight,
             cache: 16,
         };
-        assert!(terms(0.0, 0.5)
-            .evaluator(&headless, &rules, Arc::default())
-            .is_ok());
+        assert!(terms(0.0, 0.5).evaluator(&headless, Arc::default()).is_ok());
         let e = terms(0.5, 0.0)
-            .evaluator(&headless, &rules, Arc::default())
+            .evaluator(&headless, Arc::default())
             .err()
             .unwrap();
         assert!(matches!(e, ValueTermsError::NoSurvivalHead(_)), "{e}");
         let e = terms(0.0, 9.0)
-            .evaluator(&headless, &rules, Arc::default())
+            .evaluator(&headless, Arc::default())
             .err()
             .unwrap()
             .to_string();

@@ -12,6 +12,9 @@ use jungle_net::{
 };
 use jungle_rules::{Position, Rules, Square};
 
+/// The rule set of the test inputs.
+static STANDARD: std::sync::LazyLock<Rules> = std::sync::LazyLock::new(Rules::default);
+
 fn tiny() -> NetConfig {
     NetConfig::new()
         .with_blocks(2)
@@ -67,6 +70,7 @@ fn inputs<'a>(
             position: p,
             legal_moves: m,
             repetitions: 1,
+            rules: &STANDARD,
         })
         .collect()
 }
@@ -228,11 +232,43 @@ fn legal_moves_map_to_distinct_slots_and_back() {
 }
 
 #[test]
+fn one_evaluator_judges_each_position_under_its_own_rule_set() {
+    // The same positions in games of two rule sets, in one batch: each
+    // answer is the one a batch of that rule set alone gets, and the rule
+    // planes make the two differ.
+    let device = cpu_device();
+    let net = tiny().init(&device);
+    let positions = positions(4);
+    let moves = legal_moves(&positions);
+    let standard = inputs(&positions, &moves);
+    let quiet = Rules::preset("quiet-120").unwrap();
+    let other: Vec<EvalInput<'_>> = standard
+        .iter()
+        .map(|i| EvalInput {
+            rules: &quiet,
+            ..*i
+        })
+        .collect();
+    let mixed: Vec<EvalInput<'_>> = standard.iter().chain(&other).copied().collect();
+    let mut evaluator = NetEvaluator::new(&net);
+    let together = evaluator.evaluate(&mixed);
+    let apart: Vec<_> = [evaluator.evaluate(&standard), evaluator.evaluate(&other)].concat();
+    for (t, a) in together.iter().zip(&apart) {
+        for (x, y) in t.wdl.iter().zip(&a.wdl) {
+            assert!((x - y).abs() < 1e-5, "{t:?} vs {a:?}");
+        }
+    }
+    assert!(
+        (0..positions.len()).any(|i| together[i].wdl != together[i + positions.len()].wdl),
+        "the rule planes are read"
+    );
+}
+
+#[test]
 fn evaluator_masks_illegal_moves_and_batches_like_singles() {
     let device = cpu_device();
     let net = tiny().init(&device);
-    let rules = Rules::default();
-    let mut evaluator = NetEvaluator::new(&net, rules.clone());
+    let mut evaluator = NetEvaluator::new(&net);
     let positions = positions(12);
     let moves = legal_moves(&positions);
     let inputs = inputs(&positions, &moves);
@@ -255,13 +291,12 @@ fn evaluator_masks_illegal_moves_and_batches_like_singles() {
 #[test]
 fn the_material_weight_moves_the_value_only_and_needs_the_survival_head() {
     let device = cpu_device();
-    let rules = Rules::default();
-    let err = NetEvaluator::new(&tiny().init(&device), rules.clone())
+    let err = NetEvaluator::new(&tiny().init(&device))
         .with_material_weight(0.5)
         .err()
         .expect("no survival head");
     assert!(err.to_string().contains("survival_head = true"), "{err}");
-    assert!(NetEvaluator::new(&tiny().init(&device), rules.clone())
+    assert!(NetEvaluator::new(&tiny().init(&device))
         .with_material_weight(0.0)
         .is_ok());
 
@@ -269,8 +304,8 @@ fn the_material_weight_moves_the_value_only_and_needs_the_survival_head() {
     let positions = positions(12);
     let moves = legal_moves(&positions);
     let inputs = inputs(&positions, &moves);
-    let plain = NetEvaluator::new(&net, rules.clone()).evaluate(&inputs);
-    let weighted = NetEvaluator::new(&net, rules.clone())
+    let plain = NetEvaluator::new(&net).evaluate(&inputs);
+    let weighted = NetEvaluator::new(&net)
         .with_material_weight(1.0)
         .unwrap()
         .evaluate(&inputs);
@@ -335,8 +370,8 @@ fn saved_and_loaded_networks_give_identical_outputs() {
     let pos = positions(5);
     let moves = legal_moves(&pos);
     let inputs = inputs(&pos, &moves);
-    let a = NetEvaluator::new(&net, rules.clone()).evaluate(&inputs);
-    let b = NetEvaluator::new(&loaded.net, rules).evaluate(&inputs);
+    let a = NetEvaluator::new(&net).evaluate(&inputs);
+    let b = NetEvaluator::new(&loaded.net).evaluate(&inputs);
     assert_eq!(a, b);
     std::fs::remove_dir_all(&dir).unwrap();
 }

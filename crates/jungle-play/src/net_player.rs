@@ -39,7 +39,7 @@ impl NetPlayers {
         let net = InferenceNet::new(&loaded.net, compute);
         // Build one evaluator now, so a bad term fails here, not in a game.
         spec.terms
-            .evaluator_on(net.clone(), &loaded.meta.rules, Arc::default())
+            .evaluator_on(net.clone(), Arc::default())
             .map_err(|source| SpecError::ValueTerms {
                 spec: name.clone(),
                 source,
@@ -66,7 +66,7 @@ impl PlayerFactory for NetPlayers {
         let search = Search::new(rules.clone(), self.search.clone(), seed);
         let evaluator = self
             .terms
-            .evaluator_on(self.net.clone(), rules, Arc::default())
+            .evaluator_on(self.net.clone(), Arc::default())
             .expect("checked in NetPlayers::load");
         Box::new(SearchPlayer::new(self.name.clone(), search, evaluator))
     }
@@ -85,10 +85,10 @@ impl SearchParts for NetPlayers {
         &self.search
     }
 
-    fn evaluator(&self, rules: &Rules) -> Box<dyn Evaluator + Send> {
+    fn evaluator(&self) -> Box<dyn Evaluator + Send> {
         Box::new(
             self.terms
-                .evaluator_on(self.net.clone(), rules, Arc::default())
+                .evaluator_on(self.net.clone(), Arc::default())
                 .expect("checked in NetPlayers::load"),
         )
     }

@@ -88,9 +88,9 @@ pub trait SearchParts: Send + Sync {
     /// Its search's settings (simulations and options from its spec).
     fn search_config(&self) -> &SearchConfig;
 
-    /// A new evaluator under `rules` (with its value terms and cache for
-    /// a network).
-    fn evaluator(&self, rules: &Rules) -> Box<dyn Evaluator + Send>;
+    /// A new evaluator (with its value terms and cache for a network); it
+    /// judges each position under its own game's rules.
+    fn evaluator(&self) -> Box<dyn Evaluator + Send>;
 }
 
 /// A search's settings as a spec gives them: the players' search
@@ -553,7 +553,7 @@ impl SearchParts for Baseline {
         }
     }
 
-    fn evaluator(&self, _rules: &Rules) -> Box<dyn Evaluator + Send> {
+    fn evaluator(&self) -> Box<dyn Evaluator + Send> {
         Box::new(HeuristicEvaluator)
     }
 }

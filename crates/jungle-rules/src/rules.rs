@@ -182,6 +182,16 @@ impl Rules {
         }
     }
 
+    /// A 64-bit digest of every switch: equal rule sets have equal digests
+    /// (for keys of in-memory caches that serve games of several rule sets;
+    /// not stable across builds, so never stored).
+    pub fn digest(&self) -> u64 {
+        use std::hash::{DefaultHasher, Hash, Hasher};
+        let mut hasher = DefaultHasher::new();
+        self.hash(&mut hasher);
+        hasher.finish()
+    }
+
     /// The names of the presets, in a fixed order.
     pub fn preset_names() -> impl Iterator<Item = &'static str> {
         PRESETS.iter().map(|(n, _)| *n)
@@ -306,6 +316,18 @@ mod tests {
     #[test]
     fn standard_preset_is_the_default() {
         assert_eq!(Rules::preset("standard").unwrap(), Rules::default());
+    }
+
+    #[test]
+    fn digests_tell_rule_sets_apart() {
+        let digests: std::collections::HashSet<u64> = Rules::preset_names()
+            .map(|n| Rules::preset(n).unwrap().digest())
+            .collect();
+        assert_eq!(digests.len(), PRESETS.len());
+        assert_eq!(
+            Rules::default().digest(),
+            Rules::preset("standard").unwrap().digest()
+        );
     }
 
     #[test]

@@ -2,7 +2,7 @@
 
 use jungle_mcts::{CacheCounters, RootSelection, SearchConfig};
 use jungle_net::{InferenceNet, NetStack, ValueTerms, ValueTermsError};
-use jungle_rules::{InvalidKey, Rules};
+use jungle_rules::InvalidKey;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
@@ -200,14 +200,10 @@ impl SelfPlayConfig {
     pub fn evaluators(
         &self,
         net: &InferenceNet,
-        rules: &Rules,
         cache: &Arc<CacheCounters>,
     ) -> Result<Vec<NetStack>, ValueTermsError> {
         (0..self.worker_count())
-            .map(|_| {
-                self.value_terms()
-                    .evaluator_on(net.clone(), rules, cache.clone())
-            })
+            .map(|_| self.value_terms().evaluator_on(net.clone(), cache.clone()))
             .collect()
     }
 

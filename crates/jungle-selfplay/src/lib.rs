@@ -10,6 +10,7 @@
 
 mod config;
 mod legacy;
+mod mixture;
 pub mod record;
 mod run;
 pub mod shard;
@@ -19,11 +20,12 @@ mod worker;
 pub use config::{
     RootValue, SelfPlayConfig, SelfPlayConfigError, DEFAULT_EVAL_CACHE, MAX_EVAL_CACHE,
 };
+pub use mixture::{MixtureError, RuleMixture};
 pub use record::{pack_move, unpack_move, GameRecord, MoveRecord};
 pub use run::{run_selfplay, SelfPlayReport};
 pub use shard::{
-    next_shard_index, read_shard, shard_files, shard_files_within, write_new_shard, write_shard,
-    Shard, ShardError, MAGIC, SHARD_VERSION,
+    next_shard_index, read_shard, read_shard_among, shard_files, shard_files_within,
+    write_new_shard, write_shard, Shard, ShardError, MAGIC, SHARD_VERSION,
 };
 pub use stats::{shard_stats, verify_game, BadGame, ShardStats};
 pub use worker::{game_seed, GameList, Job, ResultCounts, SelfPlayStats};

@@ -2,12 +2,12 @@
 //! shards by the calling thread, which also reports progress.
 
 use crate::config::SelfPlayConfig;
+use crate::mixture::RuleMixture;
 use crate::record::GameRecord;
 use crate::shard::{next_shard_index, write_new_shard, ShardError};
 use crate::worker::{GameList, Job, SelfPlayStats};
 use jungle_mcts::profile::{self, Phase};
 use jungle_mcts::Evaluator;
-use jungle_rules::Rules;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc;
@@ -24,14 +24,15 @@ pub struct SelfPlayReport {
     pub seconds: f64,
 }
 
-/// Plays `games` (those not already played) with one worker per evaluator
-/// and writes them to `out` as shards (numbered after the ones already
-/// there). `progress` is called a few times a second with the live
-/// counters.
+/// Plays `games` (those not already played) with one worker per evaluator,
+/// each game under a rule set drawn from `mixture`, and writes them to
+/// `out` as shards (numbered after the ones already there; a shard holds
+/// games of one rule set). `progress` is called a few times a second with
+/// the live counters.
 #[allow(clippy::too_many_arguments)]
 pub fn run_selfplay<E: Evaluator + Send>(
     config: &SelfPlayConfig,
-    rules: &Rules,
+    mixture: &RuleMixture,
     evaluators: Vec<E>,
     games: &GameList,
     out: &Path,
@@ -48,7 +49,7 @@ pub fn run_selfplay<E: Evaluator + Send>(
     let next_game = AtomicU64::new(0);
     let job = Job {
         config,
-        rules,
+        mixture,
         games,
         next_game: &next_game,
         checkpoint,
@@ -58,25 +59,26 @@ pub fn run_selfplay<E: Evaluator + Send>(
     let mut shards = Vec::new();
     let mut written = 0;
     let result = std::thread::scope(|scope| -> Result<(), ShardError> {
-        let (tx, rx) = mpsc::channel::<GameRecord>();
+        let (tx, rx) = mpsc::channel::<(usize, GameRecord)>();
         for mut evaluator in evaluators {
             let tx = tx.clone();
             let job = &job;
             scope.spawn(move || {
                 let started = Instant::now();
-                job.run_worker(&mut evaluator, &mut |record| {
+                job.run_worker(&mut evaluator, &mut |variant, record| {
                     // The receiver only goes away on a write error; stop quietly then.
-                    let _ = tx.send(record);
+                    let _ = tx.send((variant, record));
                 });
                 let nanos = started.elapsed().as_nanos() as u64;
                 job.stats.worker_nanos.fetch_add(nanos, Ordering::Relaxed);
             });
         }
         drop(tx);
-        let mut buffer = Vec::with_capacity(config.games_per_shard);
-        let mut flush = |buffer: &mut Vec<GameRecord>| -> Result<(), ShardError> {
+        // One buffer per rule set: a shard holds games of one.
+        let mut buffers: Vec<Vec<GameRecord>> = vec![Vec::new(); mixture.len()];
+        let mut flush = |variant: usize, buffer: &mut Vec<GameRecord>| -> Result<(), ShardError> {
             let _t = profile::time(Phase::ShardWrite);
-            let (path, next) = write_new_shard(out, index, rules, buffer)?;
+            let (path, next) = write_new_shard(out, index, mixture.rules(variant), buffer)?;
             written += buffer.len() as u64;
             buffer.clear();
             shards.push(path);
@@ -85,10 +87,11 @@ pub fn run_selfplay<E: Evaluator + Send>(
         };
         loop {
             match rx.recv_timeout(Duration::from_millis(250)) {
-                Ok(record) => {
+                Ok((variant, record)) => {
+                    let buffer = &mut buffers[variant];
                     buffer.push(record);
                     if buffer.len() >= config.games_per_shard {
-                        flush(&mut buffer)?;
+                        flush(variant, buffer)?;
                     }
                 }
                 Err(mpsc::RecvTimeoutError::Timeout) => {}
@@ -96,8 +99,10 @@ pub fn run_selfplay<E: Evaluator + Send>(
             }
             progress(stats);
         }
-        if !buffer.is_empty() {
-            flush(&mut buffer)?;
+        for (variant, buffer) in buffers.iter_mut().enumerate() {
+            if !buffer.is_empty() {
+                flush(variant, buffer)?;
+            }
         }
         progress(stats);
         Ok(())

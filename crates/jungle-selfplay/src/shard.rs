@@ -4,6 +4,7 @@
 //! killed run leaves only whole shards; read all-or-nothing.
 
 use crate::legacy::BodyV1;
+use crate::mixture::RuleMixture;
 use crate::record::GameRecord;
 use jungle_rules::Rules;
 use serde::{Deserialize, Serialize};
@@ -185,6 +186,27 @@ pub fn read_shard(path: &Path, expected_rules: Option<&Rules>) -> Result<Shard, 
         }
     }
     Ok(shard)
+}
+
+/// Reads a shard of one of `mixture`'s rule sets; returns it with its rule
+/// set's position in the mixture. A shard of any other rule set is an
+/// error (as damaged: it does not belong to the run).
+pub fn read_shard_among(path: &Path, mixture: &RuleMixture) -> Result<(Shard, usize), ShardError> {
+    let shard = read_shard(path, None)?;
+    match mixture.index_of(&shard.rules) {
+        Some(variant) => Ok((shard, variant)),
+        None => Err(damaged(
+            path,
+            format!(
+                "played under a rule set ({}) that is not the run's ({})",
+                one_line(&shard.rules),
+                (0..mixture.len())
+                    .map(|i| mixture.name(i))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        )),
+    }
 }
 
 /// A rule set on one line, for messages.

@@ -3,10 +3,11 @@
 //! game waits on another game's search.
 
 use crate::config::{RootValue, SelfPlayConfig};
+use crate::mixture::RuleMixture;
 use crate::record::{pack_move, GameRecord, MoveRecord};
 use jungle_mcts::{run_round, CacheCounters, Evaluator, Search};
 use jungle_play::opening::{derive_seed, random_opening};
-use jungle_rules::{Game, Rules, Side};
+use jungle_rules::{Game, Side};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::{HashMap, HashSet};
@@ -123,12 +124,12 @@ pub fn game_seed(seed: u64, index: u64) -> u64 {
     derive_seed(seed, index, 7)
 }
 
-/// What every worker shares: settings, rules, the game counter.
+/// What every worker shares: settings, rule sets, the game counter.
 pub struct Job<'a> {
     /// Settings.
     pub config: &'a SelfPlayConfig,
-    /// The rule set of every game.
-    pub rules: &'a Rules,
+    /// The rule sets the games are drawn from (one, or a mixture).
+    pub mixture: &'a RuleMixture,
     /// The games to play.
     pub games: &'a GameList,
     /// Number of the next game to start (shared by the workers).
@@ -141,6 +142,8 @@ pub struct Job<'a> {
 
 /// One game in flight.
 struct Slot {
+    /// Its rule set's position in the mixture.
+    variant: usize,
     game: Game,
     search: Search,
     rng: ChaCha8Rng,
@@ -166,7 +169,8 @@ impl Job<'_> {
             }
         };
         let seed = game_seed(self.games.seed, index);
-        let rules = self.rules.clone();
+        let variant = self.mixture.pick(seed);
+        let rules = self.mixture.rules(variant).clone();
         let start_fen = rules.start_position().to_fen();
         let game = random_opening(
             &rules,
@@ -185,6 +189,7 @@ impl Job<'_> {
             })
             .collect();
         let mut slot = Slot {
+            variant,
             search: Search::new(rules, self.config.search.clone(), derive_seed(seed, 2, 0)),
             game,
             rng: ChaCha8Rng::seed_from_u64(derive_seed(seed, 3, 0)),
@@ -280,11 +285,14 @@ impl Job<'_> {
     }
 
     /// Runs one worker until no game is left to start or finish; every
-    /// finished game goes to `sink` in the order it finished.
+    /// finished game goes to `sink`, with its rule set's position in the
+    /// mixture, in the order it finished. The games in flight may be of
+    /// different rule sets: the evaluator judges each position under its
+    /// own.
     pub fn run_worker<E: Evaluator + ?Sized>(
         &self,
         evaluator: &mut E,
-        sink: &mut dyn FnMut(GameRecord),
+        sink: &mut dyn FnMut(usize, GameRecord),
     ) {
         let mut slots: Vec<Slot> = (0..self.config.games_in_flight)
             .map_while(|_| self.new_slot())
@@ -306,7 +314,7 @@ impl Job<'_> {
                 }
                 if let Some(record) = self.finish_move(&mut slots[i]) {
                     self.stats.record(&record);
-                    sink(record);
+                    sink(slots[i].variant, record);
                     match self.new_slot() {
                         Some(slot) => slots[i] = slot,
                         None => {

@@ -6,8 +6,8 @@ use jungle_net::{cpu_device, NetConfig, NetEvaluator, PolicyValueNet};
 use jungle_rules::Rules;
 use jungle_selfplay::shard::encode_shard;
 use jungle_selfplay::{
-    read_shard, run_selfplay, shard_files, shard_stats, verify_game, GameList, SelfPlayConfig,
-    SelfPlayStats,
+    read_shard, run_selfplay, shard_files, shard_stats, verify_game, GameList, RuleMixture,
+    SelfPlayConfig, SelfPlayStats,
 };
 use std::path::{Path, PathBuf};
 
@@ -52,7 +52,7 @@ fn play<E: Evaluator + Send>(
     let stats = SelfPlayStats::default();
     run_selfplay(
         cfg,
-        &Rules::default(),
+        &RuleMixture::single("standard", Rules::default()),
         vec![evaluator],
         &GameList::new(games, seed),
         dir,
@@ -68,8 +68,8 @@ fn one_worker_same_seed_same_net_gives_identical_shards() {
     let net = tiny_net();
     let (a, b) = (temp_dir("det-a"), temp_dir("det-b"));
     let cfg = small_config(4);
-    play(&a, &cfg, NetEvaluator::new(&net, Rules::default()), 7, 42);
-    play(&b, &cfg, NetEvaluator::new(&net, Rules::default()), 7, 42);
+    play(&a, &cfg, NetEvaluator::new(&net), 7, 42);
+    play(&b, &cfg, NetEvaluator::new(&net), 7, 42);
     let (fa, fb) = (shard_files(&a).unwrap(), shard_files(&b).unwrap());
     assert_eq!(fa.len(), 3, "7 games in shards of 3: 3 + 3 + 1");
     for (x, y) in fa.iter().zip(&fb) {
@@ -81,7 +81,7 @@ fn one_worker_same_seed_same_net_gives_identical_shards() {
         );
     }
     // Running again adds to the directory.
-    play(&a, &cfg, NetEvaluator::new(&net, Rules::default()), 2, 43);
+    play(&a, &cfg, NetEvaluator::new(&net), 2, 43);
     assert_eq!(shard_files(&a).unwrap().len(), 4);
     for d in [a, b] {
         std::fs::remove_dir_all(d).unwrap();
@@ -97,7 +97,7 @@ fn replays_reproduce_results_and_targets_are_distributions() {
         max_plies: 400,
         ..small_config(6)
     };
-    play(&dir, &cfg, NetEvaluator::new(&net, Rules::default()), 6, 1);
+    play(&dir, &cfg, NetEvaluator::new(&net), 6, 1);
     let stats = shard_stats(&dir, true).unwrap();
     assert_eq!(stats.games, 6);
     assert!(
@@ -146,7 +146,7 @@ fn a_resumed_job_plays_only_its_missing_games_and_stats_count_duplicates() {
     let stats = SelfPlayStats::default();
     run_selfplay(
         &cfg,
-        &Rules::default(),
+        &RuleMixture::single("standard", Rules::default()),
         vec![HeuristicEvaluator],
         &list,
         &part,
@@ -177,13 +177,7 @@ fn a_resumed_job_plays_only_its_missing_games_and_stats_count_duplicates() {
 fn a_tampered_replay_is_caught() {
     let net = tiny_net();
     let dir = temp_dir("tamper");
-    play(
-        &dir,
-        &small_config(2),
-        NetEvaluator::new(&net, Rules::default()),
-        2,
-        3,
-    );
+    play(&dir, &small_config(2), NetEvaluator::new(&net), 2, 3);
     let shard = read_shard(&shard_files(&dir).unwrap()[0], None).unwrap();
     let mut game = shard.games[0].clone();
     game.winner = match game.winner {
@@ -198,13 +192,7 @@ fn a_tampered_replay_is_caught() {
 fn damaged_truncated_and_foreign_shards_are_rejected() {
     let net = tiny_net();
     let dir = temp_dir("damage");
-    play(
-        &dir,
-        &small_config(2),
-        NetEvaluator::new(&net, Rules::default()),
-        2,
-        9,
-    );
+    play(&dir, &small_config(2), NetEvaluator::new(&net), 2, 9);
     let path = shard_files(&dir).unwrap()[0].clone();
     let bytes = std::fs::read(&path).unwrap();
     let check = |name: &str, data: &[u8], expected: Option<&Rules>, needle: &str| {
@@ -295,13 +283,7 @@ fn committed_config_file_holds_the_defaults() {
 fn a_shard_never_replaces_another_and_an_unreadable_folder_is_an_error() {
     let net = tiny_net();
     let dir = temp_dir("no-replace");
-    play(
-        &dir,
-        &small_config(2),
-        NetEvaluator::new(&net, Rules::default()),
-        2,
-        3,
-    );
+    play(&dir, &small_config(2), NetEvaluator::new(&net), 2, 3);
     let first = shard_files(&dir).unwrap();
     assert_eq!(first.len(), 1);
     let before = std::fs::read(&first[0]).unwrap();

@@ -6,6 +6,7 @@
 
 use crate::decay::{WeightDecay, WeightDecayKind};
 use crate::layers::{self, LayerError};
+use crate::variants::VariantsSetting;
 use jungle_net::{DeviceChoice, NetConfig};
 use jungle_play::{PlayerSpec, SpecError};
 use jungle_rules::InvalidKey;
@@ -29,8 +30,12 @@ pub struct RunSection {
     pub minutes: f64,
     /// Self-play games per generation.
     pub games_per_generation: u64,
-    /// Rule set: a preset name or a toml path.
+    /// Rule set: a preset name or a toml path (when `variants` is empty).
     pub variant: String,
+    /// Self-play over several rule sets ([`crate::variants`]): `"all"`, or
+    /// a list of `{ variant, weight }`; empty: `variant` alone.
+    #[serde(default)]
+    pub variants: VariantsSetting,
     /// Seed of everything (each generation's seeds derive from it).
     pub seed: u64,
     /// With self-play by workers (`jungle train --selfplay external`): a
@@ -403,6 +408,19 @@ impl TrainConfig {
             .collect()
     }
 
+    /// The rule sets of the run's self-play: `[run] variants`, or
+    /// `variant` alone (the error names the key).
+    pub fn mixture(&self) -> Result<jungle_selfplay::RuleMixture, ConfigError> {
+        self.run
+            .variants
+            .mixture(&self.run.variant)
+            .map_err(|source| ConfigError::Value {
+                origin: "the run's config".to_string(),
+                section: "run",
+                source,
+            })
+    }
+
     /// The embedded default config.
     pub fn default_config() -> TrainConfig {
         TrainConfig::load(None, &[]).expect("the default config is valid")
@@ -465,13 +483,7 @@ impl TrainConfig {
         }
         InvalidKey::check_range("games_per_generation", r.games_per_generation, 1, 1_000_000)?;
         InvalidKey::check_range("max_net_age", r.max_net_age, 0, 1_000_000)?;
-        jungle_rules::Rules::load(&r.variant).map_err(|e| {
-            InvalidKey::new(
-                "variant",
-                format!("{:?}", r.variant),
-                format!("a preset name or a variant file that reads ({e})"),
-            )
-        })?;
+        r.variants.mixture(&r.variant)?;
         Ok(())
     }
 

@@ -18,8 +18,7 @@
 use crate::error::TrainError;
 use crate::generations::{quarantine, Quarantined};
 use crate::run::CheckpointInfo;
-use jungle_rules::Rules;
-use jungle_selfplay::read_shard;
+use jungle_selfplay::{read_shard_among, RuleMixture};
 use jungle_store::Store;
 use std::path::{Path, PathBuf};
 
@@ -62,8 +61,8 @@ pub struct Intake<'a> {
     pub partial: &'a Path,
     /// The run's quarantine folder.
     pub quarantine: &'a Path,
-    /// The run's rule set.
-    pub rules: &'a Rules,
+    /// The run's rule sets.
+    pub mixture: &'a RuleMixture,
     /// The run's checkpoints so far (the last is the current network).
     pub checkpoints: &'a [CheckpointInfo],
     /// `run.max_net_age`.
@@ -134,7 +133,7 @@ impl Intake<'_> {
         // (`arriving-a-000001.bin`).
         let arriving = self.arriving().join(name);
         std::fs::write(&arriving, bytes).map_err(TrainError::io(&arriving))?;
-        match read_shard(&arriving, Some(self.rules)) {
+        match read_shard_among(&arriving, self.mixture).map(|(shard, _)| shard) {
             Err(e) => {
                 let reason = format!("uploaded as {key}: {}", e.problem);
                 let q = quarantine(&arriving, self.quarantine, &reason)

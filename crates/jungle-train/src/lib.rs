@@ -27,6 +27,7 @@ pub mod run;
 pub mod samples;
 pub mod step;
 pub mod summary;
+pub mod variants;
 pub mod window;
 pub mod worker;
 

@@ -25,14 +25,17 @@ use crate::publish::Publisher;
 use crate::step::Trainer;
 use crate::window::{window_size, ReplayWindow};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use jungle_net::{load_checkpoint, save_checkpoint, CheckpointMeta, Compute, InferenceNet};
+use jungle_net::{
+    load_checkpoint, save_checkpoint, CheckpointMeta, Compute, InferenceNet, TrainedVariant,
+};
 use jungle_play::arena::{run_match, ArenaConfig};
 use jungle_play::elo::{fit_elo, Rating};
 use jungle_play::opening::derive_seed;
 use jungle_play::{NetSpec, PlayerFactory, PlayerSpec};
 use jungle_rules::Rules;
 use jungle_selfplay::{
-    read_shard, run_selfplay, shard_files, shard_stats, GameList, SelfPlayStats, ShardStats,
+    read_shard_among, run_selfplay, shard_files, shard_stats, GameList, RuleMixture, SelfPlayStats,
+    ShardStats,
 };
 use jungle_store::Store;
 use rand::SeedableRng;
@@ -245,6 +248,9 @@ fn warn(message: &str) {
 /// A training run.
 pub struct Run {
     config: TrainConfig,
+    /// The rule sets self-play draws its games from.
+    mixture: RuleMixture,
+    /// The rule set evaluation games are played under: the mixture's first.
     rules: Rules,
     paths: RunPaths,
     state: RunState,
@@ -283,7 +289,8 @@ impl Run {
             std::fs::create_dir_all(dir).map_err(TrainError::io(dir))?;
         }
         let lock = lock_run(&paths, name)?;
-        let rules = Rules::load(&config.run.variant)?;
+        let mixture = config.mixture()?;
+        let rules = mixture.rules(0).clone();
         let compute = config.train.device.resolve()?;
         let device = compute.device().clone();
         let state_path = paths.state();
@@ -357,6 +364,7 @@ impl Run {
         };
         let mut run = Run {
             config,
+            mixture,
             rules,
             paths,
             state,
@@ -392,12 +400,21 @@ impl Run {
 
     fn save_checkpoint(&mut self) -> Result<(), TrainError> {
         let prefix = self.paths.checkpoint(self.state.step);
-        let meta = CheckpointMeta::new(
+        let mut meta = CheckpointMeta::new(
             self.config.net.clone(),
             self.rules.clone(),
             self.state.step,
             self.state.samples_seen,
         );
+        if self.mixture.len() > 1 {
+            meta.trained_variants = (0..self.mixture.len())
+                .map(|i| TrainedVariant {
+                    variant: self.mixture.name(i).to_string(),
+                    weight: self.mixture.weight(i),
+                    rules: self.mixture.rules(i).clone(),
+                })
+                .collect();
+        }
         save_checkpoint(&prefix, &self.trainer.inference_net(), &meta)?;
         if self.state.step > 0 {
             self.trainer
@@ -542,7 +559,7 @@ impl Run {
         let window = ReplayWindow::load(
             &files,
             &self.paths.quarantine,
-            &self.rules,
+            &self.mixture,
             self.config.net.encoding(),
             size,
             self.config.train.value_search_weight as f32,
@@ -674,7 +691,7 @@ impl Run {
                 prefix: incoming_prefix(&self.name),
                 partial,
                 quarantine: &self.paths.quarantine,
-                rules: &self.rules,
+                mixture: &self.mixture,
                 checkpoints: &self.state.checkpoints,
                 max_net_age: self.config.run.max_net_age,
             };
@@ -714,8 +731,8 @@ impl Run {
     fn played_seeds(&self, partial: &Path) -> Result<Vec<u64>, TrainError> {
         let mut seeds = Vec::new();
         for path in shard_files(partial)? {
-            match read_shard(&path, Some(&self.rules)) {
-                Ok(shard) => seeds.extend(shard.games.iter().map(|g| g.seed)),
+            match read_shard_among(&path, &self.mixture) {
+                Ok((shard, _)) => seeds.extend(shard.games.iter().map(|g| g.seed)),
                 Err(e) if e.damaged => {
                     let q = quarantine(&path, &self.paths.quarantine, &e.problem)
                         .map_err(TrainError::io(&self.paths.quarantine))?;
@@ -733,7 +750,7 @@ impl Run {
         let net = InferenceNet::new(&self.trainer.inference_net(), &self.compute);
         let selfplay = cfg.selfplay.for_device(self.compute.is_gpu());
         let stats = SelfPlayStats::default();
-        let evaluators = selfplay.evaluators(&net, &self.rules, &stats.cache)?;
+        let evaluators = selfplay.evaluators(&net, &stats.cache)?;
         drop(net);
         let sp_bar = bar(
             games.remaining(),
@@ -742,7 +759,7 @@ impl Run {
         );
         run_selfplay(
             &selfplay,
-            &self.rules,
+            &self.mixture,
             evaluators,
             games,
             out,
@@ -923,7 +940,7 @@ pub fn report(paths: &RunPaths, state: &RunState) -> Result<Vec<Rating>, TrainEr
     if lines.is_empty() {
         return Ok(Vec::new());
     }
-    let rules = Rules::load(&state.config.run.variant)?;
+    let rules = state.config.mixture()?.rules(0).clone();
     let anchors = read_anchor_games(&paths.anchors, &state.config.eval, &rules)?;
     let results: Vec<_> = lines
         .iter()

@@ -6,17 +6,20 @@ use crate::generations::{quarantine, Quarantined};
 use crate::samples::{game_positions, Batch, TrainingPosition};
 use jungle_net::encoding::Encoding;
 use jungle_rules::Rules;
-use jungle_selfplay::read_shard;
+use jungle_selfplay::{read_shard_among, RuleMixture};
 use rand::Rng;
 use std::path::{Path, PathBuf};
 
 /// The newest positions, up to a size.
 pub struct ReplayWindow {
     positions: Vec<TrainingPosition>,
+    /// The rule set of each position's game, as an index into `rules`.
+    variants: Vec<u8>,
     /// Running sums of the positions' sampling weights
     /// ([`sampling_weights`]); empty when they are drawn uniformly.
     cumulative: Vec<f64>,
-    rules: Rules,
+    /// The run's rule sets (a position's planes carry its game's switches).
+    rules: Vec<Rules>,
     encoding: Encoding,
     quarantined: Vec<Quarantined>,
 }
@@ -34,27 +37,31 @@ impl ReplayWindow {
     /// `search_weight` of the search's root value
     /// ([`TrainingPosition::blend_search_value`]), to be drawn as inputs in
     /// `encoding`. A shard that fails its check (damaged, of another rule
-    /// set, a game that does not replay) is moved to `quarantine` and
+    /// set than `mixture`'s, a game that does not replay) is moved to `quarantine` and
     /// skipped ([`ReplayWindow::quarantined`]); a file that cannot be read
     /// at all is an error. With `surprise_weight` above 0 positions are
     /// drawn in proportion to [`sampling_weights`].
     pub fn load(
         files: &[PathBuf],
         quarantine_dir: &Path,
-        rules: &Rules,
+        mixture: &RuleMixture,
         encoding: Encoding,
         size: usize,
         search_weight: f32,
         surprise_weight: f32,
     ) -> Result<ReplayWindow, TrainError> {
         let mut positions = Vec::new();
+        let mut variants = Vec::new();
         let mut quarantined = Vec::new();
         for path in files {
             if positions.len() >= size {
                 break;
             }
-            match shard_positions(path, rules) {
-                Ok(mut found) => positions.append(&mut found),
+            match shard_positions(path, mixture) {
+                Ok((mut found, variant)) => {
+                    variants.resize(variants.len() + found.len(), variant as u8);
+                    positions.append(&mut found);
+                }
                 Err(ShardFault::Bad(reason)) => quarantined.push(
                     quarantine(path, quarantine_dir, &reason)
                         .map_err(TrainError::io(quarantine_dir))?,
@@ -63,6 +70,7 @@ impl ReplayWindow {
             }
         }
         positions.truncate(size);
+        variants.truncate(size);
         for p in &mut positions {
             p.blend_search_value(search_weight);
         }
@@ -79,8 +87,11 @@ impl ReplayWindow {
         };
         Ok(ReplayWindow {
             positions,
+            variants,
             cumulative,
-            rules: rules.clone(),
+            rules: (0..mixture.len())
+                .map(|i| mixture.rules(i).clone())
+                .collect(),
             encoding,
             quarantined,
         })
@@ -106,8 +117,9 @@ impl ReplayWindow {
     pub fn batch(&self, rng: &mut impl Rng, size: usize) -> Batch {
         let samples: Vec<_> = (0..size)
             .map(|_| {
-                let p = &self.positions[self.draw(rng)];
-                p.sample(&self.rules, self.encoding, rng.random::<bool>())
+                let i = self.draw(rng);
+                let rules = &self.rules[self.variants[i] as usize];
+                self.positions[i].sample(rules, self.encoding, rng.random::<bool>())
             })
             .collect();
         Batch::new(&samples)
@@ -157,19 +169,23 @@ enum ShardFault {
     Fatal(TrainError),
 }
 
-/// The training positions of a shard, newest game first.
-fn shard_positions(path: &Path, rules: &Rules) -> Result<Vec<TrainingPosition>, ShardFault> {
-    let shard = read_shard(path, Some(rules)).map_err(|e| match e.damaged {
+/// The training positions of a shard, newest game first, and its rule
+/// set's position in the mixture.
+fn shard_positions(
+    path: &Path,
+    mixture: &RuleMixture,
+) -> Result<(Vec<TrainingPosition>, usize), ShardFault> {
+    let (shard, variant) = read_shard_among(path, mixture).map_err(|e| match e.damaged {
         true => ShardFault::Bad(e.problem),
         false => ShardFault::Fatal(e.into()),
     })?;
     let mut positions = Vec::new();
     for (index, game) in shard.games.iter().enumerate().rev() {
-        let mut found = game_positions(game, rules)
+        let mut found = game_positions(game, &shard.rules)
             .map_err(|e| ShardFault::Bad(format!("game {index}: {e}")))?;
         positions.append(&mut found);
     }
-    Ok(positions)
+    Ok((positions, variant))
 }
 
 #[cfg(test)]
@@ -197,8 +213,9 @@ mod tests {
 
         let mut window = ReplayWindow {
             positions,
+            variants: vec![0; 3],
             cumulative: vec![0.5, 2.0, 3.0],
-            rules: Rules::default(),
+            rules: vec![Rules::default()],
             encoding: Encoding::Base,
             quarantined: Vec::new(),
         };

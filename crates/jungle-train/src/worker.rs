@@ -12,8 +12,7 @@ use crate::publish::{host_name, incoming_prefix, read_latest, Latest};
 use crate::run::player_name;
 use jungle_net::{cpu_device, load_checkpoint, Compute, InferenceNet};
 use jungle_play::opening::derive_seed;
-use jungle_rules::Rules;
-use jungle_selfplay::{run_selfplay, shard_files, GameList, SelfPlayStats};
+use jungle_selfplay::{run_selfplay, shard_files, GameList, RuleMixture, SelfPlayStats};
 use jungle_store::Store;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -122,7 +121,8 @@ pub fn worker_id() -> String {
 struct Network {
     step: u64,
     net: InferenceNet,
-    rules: Rules,
+    /// The rule sets its games are drawn from (the run's mixture).
+    mixture: RuleMixture,
     latest: Latest,
 }
 
@@ -208,10 +208,10 @@ pub fn run_worker(
         let mut games = GameList::new(batch, seed);
         games.start_before = deadline;
         let stats = SelfPlayStats::default();
-        let evaluators = selfplay.evaluators(&net.net, &net.rules, &stats.cache)?;
+        let evaluators = selfplay.evaluators(&net.net, &stats.cache)?;
         run_selfplay(
             &selfplay,
-            &net.rules,
+            &net.mixture,
             evaluators,
             &games,
             &batches,
@@ -228,7 +228,7 @@ pub fn run_worker(
             );
             sequence += 1;
             let bytes = std::fs::read(&path).map_err(TrainError::io(&path))?;
-            let shard = jungle_selfplay::read_shard(&path, Some(&net.rules))?;
+            let shard = jungle_selfplay::read_shard(&path, None)?;
             if store.create(&key, bytes)?.is_none() {
                 return Err(TrainError::Published {
                     url: store.url().text.clone(),
@@ -280,13 +280,13 @@ fn fetch_network(
         let path = prefix.with_extension(suffix);
         std::fs::write(&path, &fetched.bytes).map_err(TrainError::io(&path))?;
     }
-    // The checkpoint carries its rule set: the run's `variant` may name a
-    // file on the trainer's machine only.
+    // The checkpoint carries its rule sets: the run's `variant` or
+    // `variants` may name files on the trainer's machine only.
     let checkpoint = load_checkpoint(&prefix, &cpu_device())?;
     Ok(Network {
         step: latest.step,
         net: InferenceNet::new(&checkpoint.net, compute),
-        rules: checkpoint.meta.rules,
+        mixture: RuleMixture::of_checkpoint(&checkpoint.meta),
         latest,
     })
 }

@@ -138,11 +138,12 @@ fn the_search_evaluations_through_the_devices_server_match_the_cpus() {
             position,
             legal_moves,
             repetitions: 1,
+            rules: &rules,
         })
         .collect();
-    let want = NetEvaluator::new(&net, rules.clone()).evaluate(&inputs);
+    let want = NetEvaluator::new(&net).evaluate(&inputs);
     let served = InferenceNet::new(&net, &gpu);
-    let got = NetEvaluator::on(served.clone(), rules).evaluate(&inputs);
+    let got = NetEvaluator::on(served.clone()).evaluate(&inputs);
     for (g, w) in got.iter().zip(&want) {
         assert!(
             worst(&g.policy, &w.policy) < 1e-3,

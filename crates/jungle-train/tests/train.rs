@@ -7,7 +7,8 @@ use jungle_net::SURVIVAL_OUTPUTS;
 use jungle_net::{cpu_device, NetConfig};
 use jungle_rules::Rules;
 use jungle_selfplay::{
-    read_shard, run_selfplay, shard_files, GameList, GameRecord, SelfPlayConfig, SelfPlayStats,
+    read_shard, run_selfplay, shard_files, GameList, GameRecord, RuleMixture, SelfPlayConfig,
+    SelfPlayStats,
 };
 use jungle_train::decay::WeightDecay;
 use jungle_train::samples::{alive_mask, game_positions, game_samples, Batch};
@@ -28,7 +29,7 @@ fn games(tag: &str) -> Vec<GameRecord> {
     let stats = SelfPlayStats::default();
     run_selfplay(
         &cfg,
-        &Rules::default(),
+        &RuleMixture::single("standard", Rules::default()),
         vec![HeuristicEvaluator],
         &GameList::new(8, 11),
         &dir,

@@ -5,7 +5,9 @@
 //! taking a shard and deleting it.
 
 use jungle_rules::Rules;
-use jungle_selfplay::{read_shard, shard_files, shard_files_within, write_shard, GameRecord};
+use jungle_selfplay::{
+    read_shard, shard_files, shard_files_within, write_shard, GameRecord, RuleMixture,
+};
 use jungle_store::Store;
 use jungle_train::config::{TrainConfig, TINY_CONFIG};
 use jungle_train::incoming::Intake;
@@ -208,13 +210,13 @@ fn the_intake_drops_old_networks_quarantines_bad_shards_and_survives_a_kill() {
         .unwrap();
     // A shard taken before a kill, not yet deleted from the store.
     std::fs::copy(dir.join("made-40-500.bin"), partial.join("c-000000.bin")).unwrap();
-    let rules = standard();
+    let mixture = RuleMixture::single("standard", standard());
     let intake = Intake {
         store: &store,
         prefix: prefix.clone(),
         partial: &partial,
         quarantine: &quarantine,
-        rules: &rules,
+        mixture: &mixture,
         checkpoints: &known,
         max_net_age: 2,
     };

@@ -158,7 +158,7 @@ impl WebAgent {
         }
         let inputs: Vec<EvalInput<'_>> = self.search.pending_inputs().collect();
         let mut planes = Vec::new();
-        encode_batch(&inputs, self.encoding, &self.rules, &mut planes);
+        encode_batch(&inputs, self.encoding, &mut planes);
         Ok(planes)
     }
 
@@ -192,8 +192,7 @@ impl WebAgent {
             let inputs: Vec<EvalInput<'_>> = self.search.pending_inputs().collect();
             let mut evals = evaluations(&inputs, policy, wdl);
             add_material(&mut evals, survival, self.settings.material);
-            let mut terms =
-                WithQuiescence::new(Given(evals), self.rules.clone(), self.settings.qsearch);
+            let mut terms = WithQuiescence::new(Given(evals), self.settings.qsearch);
             let evals = terms.evaluate(&inputs);
             if self.draws.len() > MAX_DRAWS_KEPT {
                 self.draws.clear();
@@ -285,6 +284,7 @@ impl WebAgent {
             position: game.position(),
             legal_moves: moves.as_slice(),
             repetitions: game.repetition_count(),
+            rules: game.rules(),
         }));
         Ok(())
     }

@@ -174,9 +174,7 @@ fn the_page_agent_is_the_net_player() {
         qsearch_weight: 0.5,
         cache: 1 << 12,
     };
-    let mut evaluator = terms
-        .evaluator_on(net.clone(), &rules, Arc::default())
-        .unwrap();
+    let mut evaluator = terms.evaluator_on(net.clone(), Arc::default()).unwrap();
     let mut reference = Search::new(rules.clone(), SearchConfig::for_play(96), 3);
     let mut agent = WebAgent::with_settings(rules.clone(), settings).unwrap();
     let mut game = Game::new(rules);

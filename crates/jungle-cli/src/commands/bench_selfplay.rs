@@ -8,7 +8,7 @@ use anyhow::{Context, Result};
 use clap::Args;
 use jungle_mcts::profile::{self, Phase};
 use jungle_net::{cpu_device, load_checkpoint, InferenceNet};
-use jungle_selfplay::{run_selfplay, GameList, SelfPlayStats};
+use jungle_selfplay::{run_selfplay, GameList, RuleMixture, SelfPlayStats};
 use jungle_train::config::TrainConfig;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -95,11 +95,11 @@ pub fn run(args: &BenchSelfPlayArgs, json: bool) -> Result<()> {
             checkpoint.display()
         )
     })?;
-    let rules = ck.meta.rules.clone();
+    let mixture = RuleMixture::of_checkpoint(&ck.meta);
     let sp = &config.selfplay.for_device(compute.is_gpu());
     let stats = SelfPlayStats::default();
     let net = InferenceNet::new(&ck.net, &compute);
-    let evaluators = sp.evaluators(&net, &rules, &stats.cache)?;
+    let evaluators = sp.evaluators(&net, &stats.cache)?;
     let workers = evaluators.len();
     let out = std::env::temp_dir().join(format!("jungle-bench-selfplay-{}", std::process::id()));
     let mut games = GameList::new(u64::MAX, 1);
@@ -112,7 +112,7 @@ pub fn run(args: &BenchSelfPlayArgs, json: bool) -> Result<()> {
     }
     let result = run_selfplay(
         sp,
-        &rules,
+        &mixture,
         evaluators,
         &games,
         &out,

@@ -11,7 +11,7 @@ use anyhow::{bail, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use jungle_rules::{Game, Rules};
-use jungle_selfplay::{pack_move, write_shard, GameRecord, MoveRecord};
+use jungle_selfplay::{pack_move, write_shard, GameRecord, MoveRecord, RuleMixture};
 use jungle_store::Store;
 use jungle_train::generations::{
     generation_folder, partial_folder, publish_generation, window_files,
@@ -107,6 +107,7 @@ pub fn run(args: &BenchStoreArgs, json: bool) -> Result<()> {
         store.delete(&old.key)?;
     }
     let rules = Rules::load("standard")?;
+    let mixture = RuleMixture::single("standard", rules.clone());
     let scratch = std::env::temp_dir().join(format!("jungle-bench-store-{}", std::process::id()));
     let shards = scratch.join("shards");
     std::fs::create_dir_all(&shards)?;
@@ -166,7 +167,7 @@ pub fn run(args: &BenchStoreArgs, json: bool) -> Result<()> {
             prefix: prefix.to_string(),
             partial: &partial,
             quarantine: &scratch.join("quarantine"),
-            rules: &rules,
+            mixture: &mixture,
             checkpoints: &checkpoints,
             max_net_age: 1_000,
         }

@@ -7,8 +7,8 @@ use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use jungle_net::{cpu_device, load_checkpoint, InferenceNet, NetConfig};
 use jungle_selfplay::{
-    read_shard, run_selfplay, shard_files, shard_stats, GameList, SelfPlayConfig, SelfPlayStats,
-    ShardStats,
+    read_shard, run_selfplay, shard_files, shard_stats, GameList, RuleMixture, SelfPlayConfig,
+    SelfPlayStats, ShardStats,
 };
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
@@ -38,7 +38,8 @@ pub struct SelfPlayArgs {
     /// A toml file with a `[selfplay]` table (see configs/selfplay.toml).
     #[arg(long)]
     config: Option<PathBuf>,
-    /// Rule set; default: the checkpoint's, or standard.
+    /// Rule set; default: the checkpoint's (every rule set of its training
+    /// mixture, drawn by their weights), or standard.
     #[arg(long)]
     variant: Option<String>,
     /// Worker threads (overrides the config; default one per core).
@@ -92,10 +93,10 @@ pub fn run(args: &SelfPlayArgs) -> Result<()> {
         config.workers = w;
     }
     let device = cpu_device();
-    let (net, name, trained_rules) = match &args.checkpoint {
+    let (net, name, trained) = match &args.checkpoint {
         Some(path) => {
             let ck = load_checkpoint(path, &device)?;
-            (ck.net, path.display().to_string(), Some(ck.meta.rules))
+            (ck.net, path.display().to_string(), Some(ck.meta))
         }
         None => {
             device.seed(args.seed);
@@ -106,10 +107,11 @@ pub fn run(args: &SelfPlayArgs) -> Result<()> {
             )
         }
     };
-    let rules = match (&args.variant, trained_rules) {
-        (Some(v), _) => load_rules(v)?,
-        (None, Some(r)) => r,
-        (None, None) => load_rules("standard")?,
+    // --variant, else every rule set the checkpoint was trained under.
+    let mixture = match (&args.variant, trained) {
+        (Some(v), _) => RuleMixture::single(v, load_rules(v)?),
+        (None, Some(meta)) => RuleMixture::of_checkpoint(&meta),
+        (None, None) => RuleMixture::single("standard", load_rules("standard")?),
     };
     // Games of this job (this seed) already in --out are kept, not played
     // again: a killed `selfplay` run again with the same arguments finishes.
@@ -133,7 +135,7 @@ pub fn run(args: &SelfPlayArgs) -> Result<()> {
         }
     }
     let stats = SelfPlayStats::default();
-    let evaluators = config.evaluators(&InferenceNet::new(&net, &compute), &rules, &stats.cache)?;
+    let evaluators = config.evaluators(&InferenceNet::new(&net, &compute), &stats.cache)?;
     let workers = evaluators.len();
 
     let bar = ProgressBar::new(games.remaining());
@@ -149,7 +151,7 @@ pub fn run(args: &SelfPlayArgs) -> Result<()> {
     let started = Instant::now();
     let report = run_selfplay(
         &config,
-        &rules,
+        &mixture,
         evaluators,
         &games,
         &args.out,

@@ -324,6 +324,7 @@ impl Search {
             position: &p.position,
             legal_moves: p.moves.as_slice(),
             repetitions: p.repetitions,
+            rules: &self.rules,
         })
     }
 

@@ -79,6 +79,7 @@ pub fn draw_after(game: &Game, mv: Option<Move>, evaluator: &mut dyn Evaluator) 
         position: after.position(),
         legal_moves: moves.as_slice(),
         repetitions: after.repetition_count(),
+        rules: after.rules(),
     };
     evaluator.evaluate(&[input])[0].wdl[1]
 }

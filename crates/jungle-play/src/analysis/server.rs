@@ -19,8 +19,8 @@ struct Job {
     arrived: Instant,
 }
 
-/// The queries in flight with one player under one rule set, and the
-/// evaluator they share.
+/// The queries in flight with one player (under any rule sets: each
+/// position is judged under its own), and the evaluator they share.
 struct Group {
     evaluator: Box<dyn Evaluator + Send>,
     jobs: Vec<Job>,
@@ -54,7 +54,7 @@ impl Reply {
 /// Queries in flight and the players they use.
 pub struct Analyzer {
     defaults: Defaults,
-    groups: HashMap<(String, String), Group>,
+    groups: HashMap<String, Group>,
     in_flight: usize,
     threads: usize,
 }
@@ -103,16 +103,14 @@ impl Analyzer {
                 }
                 let mut search = Search::new(query.rules.clone(), config, 0);
                 search.begin(&query.game);
-                let key = (query.player_name.clone(), query.rules.to_toml());
+                let key = query.player_name.clone();
                 let threads = self.threads;
                 let group = self.groups.entry(key).or_insert_with(|| Group {
                     evaluator: if threads > 1 {
-                        let each = (0..threads)
-                            .map(|_| parts.evaluator(&query.rules))
-                            .collect();
+                        let each = (0..threads).map(|_| parts.evaluator()).collect();
                         Box::new(ParallelEvaluator::new(each))
                     } else {
-                        parts.evaluator(&query.rules)
+                        parts.evaluator()
                     },
                     jobs: Vec::new(),
                 });
