@@ -98,6 +98,7 @@ pub fn play_anchor_games(
             score_a: r.score_for_a(),
             plies: r.plies,
             reason: r.reason_name().to_string(),
+            variant: None,
         }));
         let mut text = String::new();
         for line in &lines {

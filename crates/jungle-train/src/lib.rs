@@ -22,6 +22,7 @@ pub mod matches;
 pub mod npz;
 pub mod plots;
 pub mod publish;
+pub mod report;
 pub mod restore;
 pub mod run;
 pub mod samples;

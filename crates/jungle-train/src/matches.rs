@@ -23,6 +23,10 @@ pub struct MatchLine {
     pub plies: u32,
     /// End reason.
     pub reason: String,
+    /// The rule set it was played under, by its name in `[run] variants`,
+    /// in a run over a mixture; absent in a run of one rule set.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub variant: Option<String>,
 }
 
 impl MatchLine {
@@ -112,6 +116,7 @@ mod tests {
             score_a: 1.0,
             plies: 40,
             reason: "den".into(),
+            variant: None,
         };
         append_matches(&path, &[line.clone(), line.clone()]).unwrap();
         assert_eq!(

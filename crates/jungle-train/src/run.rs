@@ -10,7 +10,7 @@
 //! from the last checkpoint it names, keeping the games of a generation
 //! it had not finished and playing only the missing ones.
 
-use crate::anchors::{play_anchor_games, read_anchor_games};
+use crate::anchors::play_anchor_games;
 use crate::config::TrainConfig;
 use crate::error::TrainError;
 use crate::generations::{
@@ -19,9 +19,9 @@ use crate::generations::{
 use crate::incoming::{Intake, SelfPlaySource};
 use crate::losses::Losses;
 use crate::matches::{append_matches, read_matches, MatchLine};
-use crate::plots::{plot_elo, plot_losses, plot_selfplay, EloPoint, LossPoint, SelfPlayPoint};
 use crate::publish::incoming_prefix;
 use crate::publish::Publisher;
+use crate::report::{report, RunRatings};
 use crate::step::Trainer;
 use crate::window::{window_size, ReplayWindow};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -29,7 +29,7 @@ use jungle_net::{
     load_checkpoint, save_checkpoint, CheckpointMeta, Compute, InferenceNet, TrainedVariant,
 };
 use jungle_play::arena::{run_match, ArenaConfig};
-use jungle_play::elo::{fit_elo, Rating};
+use jungle_play::elo::Rating;
 use jungle_play::opening::derive_seed;
 use jungle_play::{NetSpec, PlayerFactory, PlayerSpec};
 use jungle_rules::Rules;
@@ -436,19 +436,21 @@ impl Run {
             || (run.minutes > 0.0 && self.state.seconds / 60.0 >= run.minutes)
     }
 
-    /// Runs generations until the config's limit; returns the final Elo table.
-    pub fn run(&mut self) -> Result<Vec<Rating>, TrainError> {
+    /// Runs generations until the config's limit; returns the final Elo tables.
+    pub fn run(&mut self) -> Result<RunRatings, TrainError> {
         let anchors_bar = bar(
             0,
             "anchors among themselves {bar:30} {pos}/{len} games [{elapsed} < {eta}] {msg}",
             self.quiet,
         );
-        play_anchor_games(
-            &self.paths.anchors,
-            &self.config.eval,
-            &self.rules,
-            &anchors_bar,
-        )?;
+        for v in 0..self.mixture.len() {
+            play_anchor_games(
+                &self.paths.anchors,
+                &self.config.eval,
+                self.mixture.rules(v),
+                &anchors_bar,
+            )?;
+        }
         self.evaluate_if_needed()?;
         while !self.finished() {
             self.generation()?;
@@ -631,7 +633,7 @@ impl Run {
             ..times
         };
         if !self.quiet {
-            self.print_generation(new_positions, window.len(), steps, &ratings, &times);
+            self.print_generation(new_positions, window.len(), steps, &ratings.all, &times);
         }
         Ok(())
     }
@@ -820,30 +822,49 @@ impl Run {
             let spec = jungle_play::load_player(anchor)?;
             opponents.push((anchor.clone(), spec, cfg.games_vs_anchors));
         }
-        let played = opponents
+        // Every opponent under every rule set of the mixture (a line names
+        // its rule set when there are several); a killed evaluation plays
+        // only the games its lines lack.
+        let tags: Vec<Option<String>> = (0..self.mixture.len())
+            .map(|v| (self.mixture.len() > 1).then(|| self.mixture.name(v).to_string()))
+            .collect();
+        let jobs: Vec<(usize, usize, u32)> = (0..self.mixture.len())
+            .flat_map(|v| (0..opponents.len()).map(move |k| (v, k)))
+            .map(|(v, k)| {
+                let played = lines
+                    .iter()
+                    .filter(|m| m.a == me && m.b == opponents[k].0 && m.variant == tags[v])
+                    .count() as u32;
+                (v, k, played)
+            })
+            .collect();
+        let total: u64 = jobs
             .iter()
-            .map(|(name, _, _)| lines.iter().filter(|m| m.a == me && m.b == *name).count() as u32)
-            .collect::<Vec<u32>>();
-        let total: u64 = opponents
-            .iter()
-            .zip(&played)
-            .map(|(o, &p)| o.2.saturating_sub(p) as u64)
+            .map(|&(_, k, played)| opponents[k].2.saturating_sub(played) as u64)
             .sum();
         if total == 0 {
             return Ok(());
         }
         let gen = self.state.generation;
         let eval_bar = bar(total, &format!("gen {gen} evaluation {{bar:30}} {{pos}}/{{len}} games [{{elapsed}} < {{eta}}] {{msg}}"), self.quiet);
-        for (k, (name, opponent, games)) in opponents.iter().enumerate() {
-            let played = played[k];
+        for &(v, k, played) in &jobs {
+            let (name, opponent, games) = &opponents[k];
             if played >= *games {
                 continue;
             }
-            eval_bar.set_message(format!("vs {name}"));
+            eval_bar.set_message(match &tags[v] {
+                Some(variant) => format!("vs {name} ({variant})"),
+                None => format!("vs {name}"),
+            });
+            // The first rule set keeps the seeds a run of one rule set has.
             let mut arena = ArenaConfig::new(
-                self.rules.clone(),
+                self.mixture.rules(v).clone(),
                 *games,
-                derive_seed(self.config.run.seed, gen as u64, 100 + k as u64),
+                derive_seed(
+                    self.config.run.seed,
+                    gen as u64,
+                    100 + k as u64 + 1000 * v as u64,
+                ),
             );
             arena.opening_plies = cfg.opening_plies;
             arena.first_game = played;
@@ -865,6 +886,7 @@ impl Run {
                     score_a: r.score_for_a(),
                     plies: r.plies,
                     reason: r.reason_name().to_string(),
+                    variant: tags[v].clone(),
                 })
                 .collect();
             append_matches(&self.paths.matches(), &lines)?;
@@ -874,7 +896,7 @@ impl Run {
     }
 
     /// Refits Elo from `matches.jsonl`, writes `elo.csv` and the plots.
-    pub fn report(&self) -> Result<Vec<Rating>, TrainError> {
+    pub fn report(&self) -> Result<RunRatings, TrainError> {
         report(&self.paths, &self.state)
     }
 
@@ -930,82 +952,6 @@ impl Run {
             },
         );
     }
-}
-
-/// Refits Elo for a run from its `matches.jsonl` (and its `state.json` for
-/// hours): writes `elo.csv`, `elo.png/svg`, `elo-hours.png/svg`,
-/// `loss.png/svg`, and returns the table.
-pub fn report(paths: &RunPaths, state: &RunState) -> Result<Vec<Rating>, TrainError> {
-    let (lines, _) = read_matches(&paths.matches())?;
-    if lines.is_empty() {
-        return Ok(Vec::new());
-    }
-    let rules = state.config.mixture()?.rules(0).clone();
-    let anchors = read_anchor_games(&paths.anchors, &state.config.eval, &rules)?;
-    let results: Vec<_> = lines
-        .iter()
-        .chain(&anchors)
-        .map(MatchLine::result)
-        .collect();
-    let ratings = fit_elo(&results, "random").map_err(|source| TrainError::Elo {
-        path: paths.matches(),
-        source,
-    })?;
-    let mut csv = String::from("player,games,elo,stderr\n");
-    for r in &ratings {
-        csv.push_str(&format!(
-            "{},{},{:.1},{:.1}\n",
-            r.player, r.games, r.elo, r.stderr
-        ));
-    }
-    let csv_path = paths.checkpoints.join("elo.csv");
-    jungle_files::write_atomically(&csv_path, csv.as_bytes()).map_err(TrainError::io(&csv_path))?;
-    let points: Vec<EloPoint> = state
-        .checkpoints
-        .iter()
-        .filter_map(|c| {
-            let r = ratings.iter().find(|r| r.player == player_name(c.step))?;
-            Some(EloPoint {
-                step: c.step as f64,
-                hours: c.hours,
-                elo: r.elo,
-                ci95: 1.96 * r.stderr,
-            })
-        })
-        .collect();
-    let anchors: Vec<(String, f64)> = ratings
-        .iter()
-        .filter(|r| !r.player.starts_with("step:"))
-        .map(|r| (r.player.clone(), r.elo))
-        .collect();
-    plot_elo(&paths.checkpoints, &points, &anchors)?;
-    if !state.losses.is_empty() {
-        let losses: Vec<LossPoint> = state
-            .losses
-            .iter()
-            .map(|l| LossPoint {
-                step: l.step as f64,
-                policy: l.policy as f64,
-                value: l.value as f64,
-                moves_left: l.moves_left as f64,
-                survival: l.survival as f64,
-            })
-            .collect();
-        plot_losses(&paths.checkpoints, &losses)?;
-    }
-    if !state.selfplay.is_empty() {
-        let games: Vec<SelfPlayPoint> = state
-            .selfplay
-            .iter()
-            .map(|g| SelfPlayPoint {
-                step: g.step as f64,
-                draw_percent: 100.0 * g.draw_rate(),
-                mean_plies: g.mean_plies(),
-            })
-            .collect();
-        plot_selfplay(&paths.checkpoints, &games)?;
-    }
-    Ok(ratings)
 }
 
 /// The config to open run `name` under `root` with: for a run that

@@ -8,6 +8,7 @@ use jungle_rules::Rules;
 use jungle_selfplay::{read_shard, shard_files};
 use jungle_train::config::{TrainConfig, TINY_CONFIG};
 use jungle_train::generations::generation_folder;
+use jungle_train::matches::read_matches;
 use jungle_train::run::{Run, RunPaths};
 use std::collections::HashMap;
 
@@ -27,7 +28,7 @@ fn a_mixture_run_plays_and_trains_on_every_rule_set_of_it() {
     ])
     .unwrap();
     let mut run = Run::open(&root, "m", config, true).unwrap();
-    run.run().unwrap();
+    let ratings = run.run().unwrap();
     let step = run.state().step;
     drop(run);
     assert!(step > 0, "it trained");
@@ -56,6 +57,32 @@ fn a_mixture_run_plays_and_trains_on_every_rule_set_of_it() {
     assert_eq!(meta.trained_variants[1].weight, 1.5);
     assert!(meta.trained_on(&Rules::preset("bank-rats").unwrap()));
     assert!(!meta.trained_on(&Rules::preset("bbdsq").unwrap()));
+    // Evaluated under each rule set: every line names its rule set, both
+    // have games, and each has its own Elo table, columns and plots.
+    let (lines, _) = read_matches(&paths.matches()).unwrap();
+    for name in ["standard", "bank-rats"] {
+        assert!(
+            lines.iter().any(|m| m.variant.as_deref() == Some(name)),
+            "{name}"
+        );
+        assert!(paths
+            .checkpoints
+            .join("variants")
+            .join(name)
+            .join("elo.png")
+            .exists());
+    }
+    assert!(lines.iter().all(|m| m.variant.is_some()));
+    let names: Vec<&str> = ratings.by_variant.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, ["standard", "bank-rats"]);
+    let csv = std::fs::read_to_string(paths.checkpoints.join("elo.csv")).unwrap();
+    assert!(
+        csv.lines()
+            .next()
+            .unwrap()
+            .ends_with("elo[bank-rats],stderr[bank-rats]"),
+        "{csv}"
+    );
     std::fs::remove_dir_all(&root).unwrap();
 }
 

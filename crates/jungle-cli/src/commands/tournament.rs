@@ -189,6 +189,7 @@ fn line_of(a: &str, b: &str, g: &MatchGame) -> MatchLine {
         score_a: g.score_for_a(),
         plies: g.plies,
         reason: g.reason_name().to_string(),
+        variant: None,
     }
 }
 

@@ -7,8 +7,9 @@ use jungle_net::DeviceChoice;
 use jungle_play::elo::Rating;
 use jungle_store::Store;
 use jungle_train::anchors::play_anchor_games;
+use jungle_train::report::{report, RunRatings};
 use jungle_train::restore::restore_run;
-use jungle_train::run::{read_state, report, run_config, Run, RunPaths};
+use jungle_train::run::{read_state, run_config, Run, RunPaths};
 use jungle_train::summary::{fill_end_reasons, thirds, thirds_table};
 use std::path::PathBuf;
 
@@ -93,6 +94,19 @@ fn print_table(ratings: &[Rating]) {
     }
 }
 
+/// The table over all games, then (in a run over a mixture) each rule
+/// set's.
+fn print_tables(ratings: &RunRatings) {
+    if !ratings.by_variant.is_empty() {
+        println!("every rule set:");
+    }
+    print_table(&ratings.all);
+    for (name, table) in &ratings.by_variant {
+        println!("under {name}:");
+        print_table(table);
+    }
+}
+
 /// Runs `jungle train`.
 pub fn run(args: &TrainArgs) -> Result<()> {
     let store = args.store.as_deref().map(Store::open_url).transpose()?;
@@ -152,7 +166,7 @@ pub fn run(args: &TrainArgs) -> Result<()> {
         state.samples_seen,
         state.seconds / 60.0
     );
-    print_table(&ratings);
+    print_tables(&ratings);
     println!();
     print!("{}", thirds_table(&thirds(state)));
     println!("plots and elo.csv in {}", run.paths().checkpoints.display());
@@ -169,14 +183,16 @@ pub fn run_elo(args: &EloArgs) -> Result<()> {
         }
         state.config.eval.anchor_games = games;
     }
-    let rules = jungle_rules::Rules::load(&state.config.run.variant)?;
+    let mixture = state.config.mixture()?;
     let bar = indicatif::ProgressBar::new(0).with_style(
         indicatif::ProgressStyle::with_template(
             "anchors among themselves {bar:30} {pos}/{len} games [{elapsed} < {eta}] {msg}",
         )
         .expect("valid template"),
     );
-    play_anchor_games(&paths.anchors, &state.config.eval, &rules, &bar)?;
+    for v in 0..mixture.len() {
+        play_anchor_games(&paths.anchors, &state.config.eval, mixture.rules(v), &bar)?;
+    }
     let ratings = report(&paths, &state)?;
     fill_end_reasons(&paths, &mut state)?;
     print!("{}", thirds_table(&thirds(&state)));
@@ -185,7 +201,7 @@ pub fn run_elo(args: &EloArgs) -> Result<()> {
         println!("no evaluation games yet in {}", paths.matches().display());
         return Ok(());
     }
-    print_table(&ratings);
+    print_tables(&ratings);
     println!(
         "wrote elo.csv and the plots in {}",
         paths.checkpoints.display()
