@@ -32,7 +32,6 @@ use jungle_play::arena::{run_match, ArenaConfig};
 use jungle_play::elo::Rating;
 use jungle_play::opening::derive_seed;
 use jungle_play::{NetSpec, PlayerFactory, PlayerSpec};
-use jungle_rules::Rules;
 use jungle_selfplay::{
     read_shard_among, run_selfplay, shard_files, shard_stats, GameList, RuleMixture, SelfPlayStats,
     ShardStats,
@@ -248,10 +247,9 @@ fn warn(message: &str) {
 /// A training run.
 pub struct Run {
     config: TrainConfig,
-    /// The rule sets self-play draws its games from.
+    /// The rule sets self-play draws its games from and evaluation plays
+    /// under (the first is the checkpoints' `rules`).
     mixture: RuleMixture,
-    /// The rule set evaluation games are played under: the mixture's first.
-    rules: Rules,
     paths: RunPaths,
     state: RunState,
     trainer: Trainer,
@@ -290,7 +288,6 @@ impl Run {
         }
         let lock = lock_run(&paths, name)?;
         let mixture = config.mixture()?;
-        let rules = mixture.rules(0).clone();
         let compute = config.train.device.resolve()?;
         let device = compute.device().clone();
         let state_path = paths.state();
@@ -365,7 +362,6 @@ impl Run {
         let mut run = Run {
             config,
             mixture,
-            rules,
             paths,
             state,
             trainer,
@@ -402,7 +398,7 @@ impl Run {
         let prefix = self.paths.checkpoint(self.state.step);
         let mut meta = CheckpointMeta::new(
             self.config.net.clone(),
-            self.rules.clone(),
+            self.mixture.rules(0).clone(),
             self.state.step,
             self.state.samples_seen,
         );
