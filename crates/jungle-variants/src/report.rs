@@ -29,7 +29,10 @@ fn share_cell(share: Option<f64>) -> String {
 }
 
 /// What the live-switch shares say that the numbers alone do not: a rule
-/// set whose switches were never live played the baseline's games.
+/// set whose switches were never live played by the baseline's rules, so
+/// whatever differs from the baseline's row came from the players (a
+/// network reads the switches as inputs and may play otherwise), not from
+/// the rules.
 pub fn switch_notes(summaries: &[VariantSummary]) -> Vec<String> {
     summaries
         .iter()
@@ -37,7 +40,7 @@ pub fn switch_notes(summaries: &[VariantSummary]) -> Vec<String> {
             let base = &s.vs_baseline.as_ref()?.baseline;
             (s.switch_live? == 0.0).then(|| {
                 format!(
-                    "{}: its switches were never live in {} games (no position had other legal moves or another end than under {base}): its games are {base}'s",
+                    "{}: its switches were never live in {} games (no position had other legal moves or another end than under {base}): it played by {base}'s rules, and any difference from {base}'s row is the players' (a network reads the switches), not the rules'",
                     s.variant, s.games
                 )
             })
@@ -411,5 +414,68 @@ impl Figure for LengthCurves<'_> {
                 .legend(move |(a, b)| PathElement::new([(a, b), (a + 16, b)], color));
         }
         finish(&root, &mut chart, SeriesLabelPosition::UpperRight)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{summarize, SwitchActivity, Variant, VariantGame};
+    use jungle_play::arena::GameEnd;
+    use jungle_rules::{EndReason, Outcome, Rules, Side};
+
+    fn drawn_game(variant: usize, index: u32, live: bool) -> VariantGame {
+        VariantGame {
+            variant,
+            index,
+            first_mover: Side::South,
+            player_first: true,
+            result: GameEnd {
+                outcome: Some(Outcome {
+                    winner: None,
+                    reason: EndReason::Repetition,
+                }),
+                forfeit: None,
+            },
+            plies: 40,
+            switch: SwitchActivity {
+                live,
+                live_positions: live as u32,
+                played: false,
+            },
+        }
+    }
+
+    #[test]
+    fn names_each_rule_set_never_live_and_puts_its_differences_on_the_players() {
+        let variants: Vec<Variant> = ["standard", "trap-attack", "bank-rats"]
+            .iter()
+            .map(|n| Variant {
+                name: n.to_string(),
+                rules: Rules::preset(n).unwrap(),
+            })
+            .collect();
+        // trap-attack never live; bank-rats live in one game of four.
+        let games: Vec<VariantGame> = (0..4)
+            .flat_map(|i| {
+                [
+                    drawn_game(0, i, false),
+                    drawn_game(1, i, false),
+                    drawn_game(2, i, i == 3),
+                ]
+            })
+            .collect();
+        let notes = switch_notes(&summarize(&variants, &games, false));
+        assert_eq!(notes.len(), 1, "{notes:?}");
+        assert!(
+            notes[0].starts_with("trap-attack: its switches were never live in 4 games"),
+            "{}",
+            notes[0]
+        );
+        assert!(
+            notes[0].contains("played by standard's rules") && notes[0].contains("is the players'"),
+            "{}",
+            notes[0]
+        );
     }
 }
