@@ -14,6 +14,7 @@ use indicatif::ProgressBar;
 use jungle_play::arena::{run_match, ArenaConfig};
 use jungle_play::tournament::pairings;
 use jungle_rules::Rules;
+use jungle_selfplay::RuleMixture;
 use std::path::{Path, PathBuf};
 
 /// The seed of the anchors' games (the same for every run, so the games
@@ -53,6 +54,20 @@ pub fn read_anchor_games(
         return Ok(Vec::new());
     }
     Ok(read_matches(&anchor_file(dir, eval, rules))?.0)
+}
+
+/// The anchors' games among themselves under each rule set of `mixture`
+/// ([`play_anchor_games`] for each, the same progress bar).
+pub fn play_mixture_anchor_games(
+    dir: &Path,
+    eval: &EvalSection,
+    mixture: &RuleMixture,
+    bar: &ProgressBar,
+) -> Result<(), TrainError> {
+    for v in 0..mixture.len() {
+        play_anchor_games(dir, eval, mixture.rules(v), bar)?;
+    }
+    Ok(())
 }
 
 /// Plays the pairings whose games are not in the cache yet (each pairing

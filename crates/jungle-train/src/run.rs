@@ -10,7 +10,7 @@
 //! from the last checkpoint it names, keeping the games of a generation
 //! it had not finished and playing only the missing ones.
 
-use crate::anchors::play_anchor_games;
+use crate::anchors::play_mixture_anchor_games;
 use crate::config::TrainConfig;
 use crate::error::TrainError;
 use crate::generations::{
@@ -439,14 +439,12 @@ impl Run {
             "anchors among themselves {bar:30} {pos}/{len} games [{elapsed} < {eta}] {msg}",
             self.quiet,
         );
-        for v in 0..self.mixture.len() {
-            play_anchor_games(
-                &self.paths.anchors,
-                &self.config.eval,
-                self.mixture.rules(v),
-                &anchors_bar,
-            )?;
-        }
+        play_mixture_anchor_games(
+            &self.paths.anchors,
+            &self.config.eval,
+            &self.mixture,
+            &anchors_bar,
+        )?;
         self.evaluate_if_needed()?;
         while !self.finished() {
             self.generation()?;

@@ -420,9 +420,9 @@ impl Figure for LengthCurves<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{summarize, SwitchActivity, Variant, VariantGame};
+    use crate::{resolve_variants, summarize, SwitchActivity, VariantGame};
     use jungle_play::arena::GameEnd;
-    use jungle_rules::{EndReason, Outcome, Rules, Side};
+    use jungle_rules::{EndReason, Outcome, Side};
 
     fn drawn_game(variant: usize, index: u32, live: bool) -> VariantGame {
         VariantGame {
@@ -448,13 +448,7 @@ mod tests {
 
     #[test]
     fn names_each_rule_set_never_live_and_puts_its_differences_on_the_players() {
-        let variants: Vec<Variant> = ["standard", "trap-attack", "bank-rats"]
-            .iter()
-            .map(|n| Variant {
-                name: n.to_string(),
-                rules: Rules::preset(n).unwrap(),
-            })
-            .collect();
+        let variants = resolve_variants("standard,trap-attack,bank-rats").unwrap();
         // trap-attack never live; bank-rats live in one game of four.
         let games: Vec<VariantGame> = (0..4)
             .flat_map(|i| {

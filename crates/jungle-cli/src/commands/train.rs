@@ -6,7 +6,7 @@ use clap::Args;
 use jungle_net::DeviceChoice;
 use jungle_play::elo::Rating;
 use jungle_store::Store;
-use jungle_train::anchors::play_anchor_games;
+use jungle_train::anchors::play_mixture_anchor_games;
 use jungle_train::report::{report, RunRatings};
 use jungle_train::restore::restore_run;
 use jungle_train::run::{read_state, run_config, Run, RunPaths};
@@ -190,9 +190,7 @@ pub fn run_elo(args: &EloArgs) -> Result<()> {
         )
         .expect("valid template"),
     );
-    for v in 0..mixture.len() {
-        play_anchor_games(&paths.anchors, &state.config.eval, mixture.rules(v), &bar)?;
-    }
+    play_mixture_anchor_games(&paths.anchors, &state.config.eval, &mixture, &bar)?;
     let ratings = report(&paths, &state)?;
     fill_end_reasons(&paths, &mut state)?;
     print!("{}", thirds_table(&thirds(&state)));
