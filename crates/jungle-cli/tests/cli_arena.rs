@@ -235,3 +235,37 @@ fn arena_records_games_that_analyze_can_replay() {
     assert!(!ok && stderr.contains("no-such-dir"), "{stderr}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn arena_warns_when_a_network_plays_rules_it_never_trained_under() {
+    let run = |variant: &str| {
+        jungle(&[
+            "arena",
+            "--a",
+            "net:default:4",
+            "--b",
+            "greedy",
+            "--games",
+            "2",
+            "--threads",
+            "1",
+            "--variant",
+            variant,
+        ])
+    };
+    // The shipped network was trained under the standard rules only: under
+    // bank-rats the match is played, and stderr says its games are blind.
+    let (ok, stdout, stderr) = run("bank-rats");
+    assert!(ok, "{stderr}");
+    assert!(stdout.contains("A wins"), "{stdout}");
+    assert!(
+        stderr.contains("WARNING: --a net:default:4")
+            && stderr.contains("trained under standard only; not under bank-rats")
+            && stderr.contains("blind play"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("--b"), "greedy has no network: {stderr}");
+    let (ok, _, stderr) = run("standard");
+    assert!(ok, "{stderr}");
+    assert!(!stderr.contains("WARNING"), "{stderr}");
+}

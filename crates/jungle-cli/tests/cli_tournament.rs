@@ -144,3 +144,29 @@ fn bad_arguments_are_refused_with_the_flag_named() {
         assert!(!ok && stderr.contains(expected), "{all:?}: {stderr}");
     }
 }
+
+#[test]
+fn a_network_under_rules_it_never_trained_under_is_played_with_a_warning() {
+    let dir = temp_dir("tournament-untrained");
+    let (ok, stdout, stderr) = jungle(&[
+        "tournament",
+        "--players",
+        "net:default:4,greedy",
+        "--games",
+        "2",
+        "--threads",
+        "1",
+        "--variant",
+        "bbdsq",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(ok, "{stderr}");
+    assert_eq!(lines(&dir), 2, "{stdout}");
+    assert!(
+        stderr.contains("WARNING: --players net:default:4") && stderr.contains("not under bbdsq"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("--players greedy"), "{stderr}");
+    std::fs::remove_dir_all(dir).unwrap();
+}

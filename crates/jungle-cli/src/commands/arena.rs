@@ -1,6 +1,7 @@
 //! `jungle arena`: a match between two players, games in parallel.
 
 use super::shared::{load_rules, parse_player, DeviceArgs, MatchArgs};
+use super::untrained::warn_untrained;
 use anyhow::{Context, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -42,6 +43,11 @@ pub fn run(args: &ArenaArgs) -> Result<()> {
     let rules = load_rules(&args.games_args.variant)?;
     let a = parse_player(&args.a, &compute).context("--a")?;
     let b = parse_player(&args.b, &compute).context("--b")?;
+    warn_untrained(
+        &[("--a", a.as_ref()), ("--b", b.as_ref())],
+        &args.games_args.variant,
+        &rules,
+    );
     let cfg = args.games_args.arena_config(rules, args.games);
 
     let bar = ProgressBar::new(args.games as u64);

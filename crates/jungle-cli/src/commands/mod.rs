@@ -17,5 +17,6 @@ pub mod shards_export;
 pub mod shared;
 pub mod tournament;
 pub mod train;
+pub mod untrained;
 pub mod variants;
 pub mod worker;

@@ -3,6 +3,7 @@
 //! a crosstable; `--sprt` stops a two-player match once the test decides.
 
 use super::shared::{load_rules, parse_player, DeviceArgs, MatchArgs};
+use super::untrained::warn_untrained;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -99,6 +100,9 @@ pub fn run(args: &TournamentArgs) -> Result<()> {
         .iter()
         .map(|spec| parse_player(spec, &compute).with_context(|| format!("--players: `{spec}`")))
         .collect::<Result<_>>()?;
+    let named: Vec<(&str, &dyn PlayerFactory)> =
+        players.iter().map(|p| ("--players", p.as_ref())).collect();
+    warn_untrained(&named, &args.games_args.variant, &rules);
     std::fs::create_dir_all(&args.out)
         .with_context(|| format!("creating {}", args.out.display()))?;
     let path = args.out.join("matches.jsonl");

@@ -2,12 +2,12 @@
 //! length and end reasons.
 
 use super::shared::{parse_player, DeviceArgs};
+use super::untrained::untrained_rule_sets;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use jungle_play::PlayerFactory;
 use jungle_variants::report::{switch_notes, text_table, write_reports};
-use jungle_variants::{compare, resolve_variants, summarize, CompareConfig, Variant};
+use jungle_variants::{compare, resolve_variants, summarize, CompareConfig};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -53,24 +53,6 @@ pub struct VariantsArgs {
     device: DeviceArgs,
 }
 
-/// For a player with a training (`net:`), the compared rule sets it was
-/// not trained under, in words; `None` when it covers them all.
-fn untrained_variants(player: &dyn PlayerFactory, variants: &[Variant]) -> Option<String> {
-    let training = player.training()?;
-    let missing: Vec<&str> = variants
-        .iter()
-        .filter(|v| !training.covers(&v.rules))
-        .map(|v| v.name.as_str())
-        .collect();
-    (!missing.is_empty()).then(|| {
-        format!(
-            "its network was trained under {} only; not under {}",
-            training.names,
-            missing.join(", ")
-        )
-    })
-}
-
 /// Runs `jungle variants`.
 pub fn run(args: &VariantsArgs) -> Result<()> {
     let compute = args.device.open()?;
@@ -92,7 +74,8 @@ pub fn run(args: &VariantsArgs) -> Result<()> {
     for (option, factory) in
         std::iter::once(("--player", &player)).chain(opponent.iter().map(|o| ("--opponent", o)))
     {
-        if let Some(missing) = untrained_variants(factory.as_ref(), &variants) {
+        let rule_sets = variants.iter().map(|v| (v.name.as_str(), &v.rules));
+        if let Some(missing) = untrained_rule_sets(factory.as_ref(), rule_sets) {
             untrained.push(format!("{option} {}: {missing}", factory.name()));
         }
     }
