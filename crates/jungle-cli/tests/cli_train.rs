@@ -86,11 +86,15 @@ fn a_tiny_run_resumes_where_it_stopped_and_writes_its_reports() {
             .sum();
         assert_eq!(ended, games_one, "{g}");
     }
-    // The closing summary shows the run by thirds.
+    // The closing summary shows the run by thirds, the value loss beside
+    // the constant guess's, which each generation's line shows too.
     assert!(
-        stdout.contains("third  generations   games  drawn  repetition"),
+        stdout.contains("third  generations   games  drawn  repetition")
+            && stdout.contains("value loss  constant guess  policy loss"),
         "{stdout}"
     );
+    let gen_two = stdout.lines().find(|l| l.starts_with("gen   2")).unwrap();
+    assert!(gen_two.contains(" (constant guess "), "{gen_two}");
     assert_eq!(selfplay[0]["step"], 0, "generation 1 is played by step 0");
     assert_eq!(selfplay[1]["step"], after_one["step"]);
     assert_eq!(

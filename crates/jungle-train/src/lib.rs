@@ -4,7 +4,7 @@
 //! ([`window`]) of training samples with mirror augmentation ([`samples`]),
 //! the training step in burn ([`step`]) and its weight decay ([`decay`]), the run's shards by generation
 //! ([`generations`]), evaluation records ([`matches`]),
-//! plots ([`plots`]), the run's course by thirds ([`summary`]), the run mirrored to a store ([`publish`]) and restored from it ([`restore`]), self-play workers that share it ([`worker`]) and the trainer's intake of their shards ([`incoming`]) and the resumable self-play -> train -> evaluate loop
+//! plots ([`plots`]), the run's course by thirds ([`summary`]) with the value loss's constant-guess baseline ([`value_baseline`]), the run mirrored to a store ([`publish`]) and restored from it ([`restore`]), self-play workers that share it ([`worker`]) and the trainer's intake of their shards ([`incoming`]) and the resumable self-play -> train -> evaluate loop
 //! of `jungle train` ([`run`]). Configs are layered over the embedded
 //! default ([`layers`]); every error is a [`TrainError`].
 
@@ -28,6 +28,7 @@ pub mod run;
 pub mod samples;
 pub mod step;
 pub mod summary;
+pub mod value_baseline;
 pub mod variants;
 pub mod window;
 pub mod worker;

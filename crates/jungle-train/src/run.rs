@@ -23,6 +23,7 @@ use crate::publish::incoming_prefix;
 use crate::publish::Publisher;
 use crate::report::{report, RunRatings};
 use crate::step::Trainer;
+use crate::value_baseline::ValueBaseline;
 use crate::window::{window_size, ReplayWindow};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use jungle_net::{
@@ -84,6 +85,12 @@ pub struct LossRecord {
     /// was recorded).
     #[serde(default)]
     pub weight_norm: f64,
+    /// Value loss of the best constant guess on the generation's batches
+    /// (the entropy of their mean result target,
+    /// [`crate::value_baseline::ValueBaseline`]); `None` when it trained no
+    /// batch, and in runs from before it was recorded.
+    #[serde(default)]
+    pub value_baseline: Option<f32>,
 }
 
 /// One generation's self-play games: how many, how many drawn, how long.
@@ -573,13 +580,16 @@ impl Run {
             self.quiet,
         );
         let mut sum = Losses::default();
+        let mut value_baseline = ValueBaseline::default();
         let progress = self.progress(started.elapsed().as_secs_f64());
         let mut learning_rate = t.learning_rate_at(self.state.step, progress);
         if !window.is_empty() {
             for k in 0..steps {
                 learning_rate = t.learning_rate_at(self.state.step + k as u64, progress);
                 self.trainer.learning_rate = learning_rate;
-                let l = self.trainer.step(&window.batch(&mut rng, t.batch_size));
+                let batch = window.batch(&mut rng, t.batch_size);
+                value_baseline.add(&batch.wdl);
+                let l = self.trainer.step(&batch);
                 sum.policy += l.policy;
                 sum.value += l.value;
                 sum.moves_left += l.moves_left;
@@ -602,6 +612,7 @@ impl Run {
             survival: sum.survival / n,
             learning_rate,
             weight_norm: self.trainer.weight_norm(),
+            value_baseline: value_baseline.loss(),
         });
         self.state.selfplay.push(selfplay_record);
         self.state.generation = gen;
@@ -912,7 +923,7 @@ impl Run {
             .rev()
             .find_map(|c| ratings.iter().find(|r| r.player == player_name(c.step)));
         println!(
-            "gen {:>3} | {:>5} games ({} total, {:.0}% drawn, {:.0}% repetition, {:.0} plies), {} positions | window {} | {} steps -> step {} | lr {:.2e} | weights {:.1} | loss policy {:.3} value {:.3} moves-left {:.3}{} | Elo {} | {:.1} min (self-play {:.0} s, training {:.0} s, evaluation {:.0} s{})",
+            "gen {:>3} | {:>5} games ({} total, {:.0}% drawn, {:.0}% repetition, {:.0} plies), {} positions | window {} | {} steps -> step {} | lr {:.2e} | weights {:.1} | loss policy {:.3} value {:.3}{} moves-left {:.3}{} | Elo {} | {:.1} min (self-play {:.0} s, training {:.0} s, evaluation {:.0} s{})",
             s.generation,
             sp.games,
             s.games,
@@ -928,6 +939,8 @@ impl Run {
             l.weight_norm,
             l.policy,
             l.value,
+            l.value_baseline
+                .map_or(String::new(), |b| format!(" (constant guess {b:.3})")),
             l.moves_left,
             if l.survival > 0.0 {
                 format!(" survival {:.3}", l.survival)

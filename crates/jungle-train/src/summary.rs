@@ -1,7 +1,8 @@
 //! A run's course by thirds of its time: the figures the experiment
 //! protocol (`docs/experiments/README.md`) reports for each arm — games,
-//! draws and repetition draws, game length, the value and policy losses and
-//! the weights' norm, in the first, middle and last third of the run.
+//! draws and repetition draws, game length, the value loss beside the loss
+//! of the best constant guess ([`crate::value_baseline`]), the policy loss
+//! and the weights' norm, in the first, middle and last third of the run.
 
 use crate::error::TrainError;
 use crate::generations::generation_folder;
@@ -29,6 +30,10 @@ pub struct Third {
     pub plies: u64,
     /// Mean of the generations' value losses.
     pub value_loss: f64,
+    /// Mean of the constant-guess value losses of the third's generations
+    /// that recorded one, or `None` when none did (runs from before they
+    /// were kept).
+    pub value_baseline: Option<f64>,
     /// Mean of the generations' policy losses.
     pub policy_loss: f64,
     /// Weights' norm after the third's last generation (0: not recorded).
@@ -76,6 +81,7 @@ pub fn thirds(state: &RunState) -> [Third; 3] {
     let losses: BTreeMap<u32, _> = state.losses.iter().map(|l| (l.generation, l)).collect();
     let mut out: [Third; 3] = Default::default();
     let mut loss_counts = [0usize; 3];
+    let mut baselines = [(0.0f64, 0usize); 3];
     let mut seen = [false; 3];
     for (index, sp) in state.selfplay.iter().enumerate() {
         let k = third_of(index, sp.generation);
@@ -96,11 +102,16 @@ pub fn thirds(state: &RunState) -> [Third; 3] {
         if let Some(l) = losses.get(&sp.generation) {
             loss_counts[k] += 1;
             t.value_loss += f64::from(l.value);
+            if let Some(b) = l.value_baseline {
+                baselines[k].0 += f64::from(b);
+                baselines[k].1 += 1;
+            }
             t.policy_loss += f64::from(l.policy);
             t.weight_norm = l.weight_norm;
         }
     }
-    for (t, n) in out.iter_mut().zip(loss_counts) {
+    for ((t, n), (baseline, with_baseline)) in out.iter_mut().zip(loss_counts).zip(baselines) {
+        t.value_baseline = (with_baseline > 0).then(|| baseline / with_baseline as f64);
         if n > 0 {
             t.value_loss /= n as f64;
             t.policy_loss /= n as f64;
@@ -133,11 +144,11 @@ fn repetitions(sp: &SelfPlayRecord) -> Option<u64> {
 /// The thirds as a small text table (one line per third).
 pub fn thirds_table(thirds: &[Third; 3]) -> String {
     let mut out = String::from(
-        "third  generations   games  drawn  repetition  plies  value loss  policy loss  weights\n",
+        "third  generations   games  drawn  repetition  plies  value loss  constant guess  policy loss  weights\n",
     );
     for (name, t) in ["first", "middle", "last"].iter().zip(thirds) {
         out += &format!(
-            "{:<6} {:>5}-{:<5} {:>7} {:>5.1}% {:>10} {:>6.0} {:>11.3} {:>12.3} {:>8}\n",
+            "{:<6} {:>5}-{:<5} {:>7} {:>5.1}% {:>10} {:>6.0} {:>11.3} {:>15} {:>12.3} {:>8}\n",
             name,
             t.generations.0,
             t.generations.1,
@@ -147,6 +158,8 @@ pub fn thirds_table(thirds: &[Third; 3]) -> String {
                 .map_or("?".to_string(), |r| format!("{:.1}%", 100.0 * r)),
             t.mean_plies(),
             t.value_loss,
+            t.value_baseline
+                .map_or("?".to_string(), |b| format!("{b:.3}")),
             t.policy_loss,
             if t.weight_norm > 0.0 {
                 format!("{:.1}", t.weight_norm)
@@ -194,6 +207,7 @@ mod tests {
                 survival: 0.0,
                 learning_rate: 0.0,
                 weight_norm: f64::from(g),
+                value_baseline: Some(value + 0.25),
             },
             CheckpointInfo {
                 generation: g,
@@ -246,6 +260,7 @@ mod tests {
         assert_eq!(first.draws, 4);
         assert_eq!(first.repetitions, Some(3));
         assert!((first.value_loss - 0.7).abs() < 1e-6);
+        assert!((first.value_baseline.unwrap() - 0.95).abs() < 1e-6);
         assert_eq!(first.weight_norm, 2.0);
         assert_eq!(middle.generations, (3, 3));
         assert!((middle.draw_rate() - 0.5).abs() < 1e-12);
@@ -255,6 +270,39 @@ mod tests {
         assert_eq!(last.mean_plies(), 100.0);
         let table = thirds_table(&[first, middle, last]);
         assert!(table.contains("25.0%"), "{table}");
+        assert!(table.lines().nth(1).unwrap().contains(" 0.950 "), "{table}");
+    }
+
+    #[test]
+    fn generations_without_a_constant_guess_recorded_are_left_out_of_its_mean() {
+        let mut s = state(
+            vec![
+                generation(1, 10, 1, Some(1), 0.8),
+                generation(2, 10, 3, Some(2), 0.6),
+                generation(3, 10, 2, Some(2), 0.7),
+            ],
+            &[0.2, 0.3, 0.9],
+        );
+        // Generation 1 from a binary that did not record it, as an old
+        // `state.json` reads.
+        let old: LossRecord = serde_json::from_str(
+            r#"{"generation":1,"step":0,"policy":2.0,"value":0.8,"moves_left":0.0}"#,
+        )
+        .unwrap();
+        assert_eq!(old.value_baseline, None);
+        s.losses[0] = old;
+        let [first, middle, last] = thirds(&s);
+        assert!((first.value_loss - 0.7).abs() < 1e-6);
+        // Generation 2's alone.
+        assert!((first.value_baseline.unwrap() - 0.85).abs() < 1e-6);
+        assert_eq!(middle.games, 0);
+        assert!((last.value_baseline.unwrap() - 0.95).abs() < 1e-6);
+        s.losses[1].value_baseline = None;
+        let [first, ..] = thirds(&s);
+        assert_eq!(first.value_baseline, None);
+        let table = thirds_table(&thirds(&s));
+        let first_line = table.lines().nth(1).unwrap();
+        assert!(first_line.contains(" ? "), "{table}");
     }
 
     #[test]

@@ -78,10 +78,13 @@ fn a_killed_generation_keeps_its_games_and_plays_only_the_missing_ones() {
     }
     assert_eq!(state.games, 2 * per_generation);
     assert_eq!(state.selfplay[1].games, per_generation);
-    // Each generation records the norm of the weights it trained.
+    // Each generation records the norm of the weights it trained and the
+    // value loss of the constant guess on its batches (at most ln 3).
     assert_eq!(state.losses.len(), 2);
     assert!(
-        state.losses.iter().all(|l| l.weight_norm > 0.0),
+        state.losses.iter().all(|l| l.weight_norm > 0.0
+            && l.value_baseline
+                .is_some_and(|b| (0.0..=3f32.ln() + 1e-6).contains(&b))),
         "{:?}",
         state.losses
     );
