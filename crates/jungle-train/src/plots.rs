@@ -29,6 +29,9 @@ pub struct LossPoint {
     pub policy: f64,
     /// Value cross-entropy.
     pub value: f64,
+    /// Value cross-entropy of the best constant guess on the same batches
+    /// (the entropy of their mean result target), when the run recorded it.
+    pub value_baseline: Option<f64>,
     /// Moves-left squared error.
     pub moves_left: f64,
     /// Survival binary cross-entropy (0 for a network without the head).
@@ -156,7 +159,8 @@ where
     let (_, y1) = range(
         points
             .iter()
-            .flat_map(|p| [p.policy, p.value, p.moves_left, p.survival]),
+            .flat_map(|p| [p.policy, p.value, p.moves_left, p.survival])
+            .chain(points.iter().filter_map(|p| p.value_baseline)),
         0.05,
     );
     let mut chart = ChartBuilder::on(&root)
@@ -189,6 +193,17 @@ where
             ))?
             .label(name)
             .legend(move |(a, b)| PathElement::new([(a, b), (a + 16, b)], color));
+    }
+    let baseline: Vec<(f64, f64)> = points
+        .iter()
+        .filter_map(|p| p.value_baseline.map(|v| (p.step, v)))
+        .collect();
+    if !baseline.is_empty() {
+        let style = RED.mix(0.6).stroke_width(2);
+        chart
+            .draw_series(DashedLineSeries::new(baseline, 8, 6, style))?
+            .label("value, constant guess")
+            .legend(move |(a, b)| PathElement::new([(a, b), (a + 16, b)], style));
     }
     finish(&root, &mut chart, SeriesLabelPosition::MiddleRight)
 }
@@ -257,7 +272,9 @@ pub fn plot_elo(
     Ok(())
 }
 
-/// Writes `loss.png` and `loss.svg` in `dir`.
+/// Writes `loss.png` and `loss.svg` in `dir`: the policy, value, moves-left
+/// and survival losses, and, dashed, the value loss of the best constant
+/// guess where the run recorded it.
 pub fn plot_losses(dir: &Path, points: &[LossPoint]) -> Result<(), PlotError> {
     write_figure(dir, "loss", &LossFigure(points))
 }
@@ -266,4 +283,53 @@ pub fn plot_losses(dir: &Path, points: &[LossPoint]) -> Result<(), PlotError> {
 /// self-play games and their mean length, per generation.
 pub fn plot_selfplay(dir: &Path, points: &[SelfPlayPoint]) -> Result<(), PlotError> {
     write_figure(dir, "selfplay", &SelfPlayFigure(points))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn points(baseline: Option<f64>) -> Vec<LossPoint> {
+        (1..=4)
+            .map(|g| LossPoint {
+                step: 100.0 * g as f64,
+                policy: 2.5 - 0.1 * g as f64,
+                value: 0.8 + 0.02 * g as f64,
+                value_baseline: baseline.map(|b| b + 0.03 * g as f64),
+                moves_left: 0.4,
+                survival: 0.0,
+            })
+            .collect()
+    }
+
+    fn loss_svg(name: &str, points: &[LossPoint]) -> String {
+        let dir = std::env::temp_dir().join(format!("jungle-plots-{name}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        plot_losses(&dir, points).unwrap();
+        assert!(dir.join("loss.png").is_file());
+        let svg = std::fs::read_to_string(dir.join("loss.svg")).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+        svg
+    }
+
+    /// The texts of an SVG written by plotters, which puts each text
+    /// element's content on a line of its own.
+    fn texts(svg: &str) -> Vec<&str> {
+        svg.lines()
+            .map(str::trim)
+            .filter(|l| !l.starts_with('<'))
+            .collect()
+    }
+
+    #[test]
+    fn the_loss_plot_draws_the_constant_guess_only_where_recorded() {
+        let with = loss_svg("with", &points(Some(0.93)));
+        let with = texts(&with);
+        assert!(with.contains(&"value, constant guess"), "{with:?}");
+        assert!(with.contains(&"value"), "{with:?}");
+        let without = loss_svg("without", &points(None));
+        let without = texts(&without);
+        assert!(without.contains(&"value"), "{without:?}");
+        assert!(!without.iter().any(|t| t.contains("constant guess")));
+    }
 }

@@ -155,6 +155,7 @@ pub fn report(paths: &RunPaths, state: &RunState) -> Result<RunRatings, TrainErr
                 step: l.step as f64,
                 policy: l.policy as f64,
                 value: l.value as f64,
+                value_baseline: l.value_baseline.map(f64::from),
                 moves_left: l.moves_left as f64,
                 survival: l.survival as f64,
             })
