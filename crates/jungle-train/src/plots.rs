@@ -199,11 +199,16 @@ where
         .filter_map(|p| p.value_baseline.map(|v| (p.step, v)))
         .collect();
     if !baseline.is_empty() {
-        let style = RED.mix(0.6).stroke_width(2);
+        let color = RED.mix(0.6);
         chart
-            .draw_series(DashedLineSeries::new(baseline, 8, 6, style))?
+            .draw_series(DashedLineSeries::new(baseline, 8, 6, color.stroke_width(2)))?
             .label("value, constant guess")
-            .legend(move |(a, b)| PathElement::new([(a, b), (a + 16, b)], style));
+            .legend(move |(a, b)| {
+                // Two dashes, as the line is drawn.
+                EmptyElement::at((a, b))
+                    + PathElement::new([(0, 0), (6, 0)], color)
+                    + PathElement::new([(10, 0), (16, 0)], color)
+            });
     }
     finish(&root, &mut chart, SeriesLabelPosition::MiddleRight)
 }
