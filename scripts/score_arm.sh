@@ -38,12 +38,19 @@ fi
 # A folder names its run: take its highest-numbered checkpoint (not the
 # optimiser's state beside it).
 if [ -d "$ckpt" ]; then
-  last="$(ls "$ckpt" | grep -E '^[0-9]+\.bpk$' | sort | tail -1 || true)"
+  # Checkpoints are named by zero-padded step, so the glob's order is theirs.
+  last=""
+  for f in "$ckpt"/[0-9]*.bpk; do
+    case "$f" in
+      *.optim.bpk) ;;
+      *) [ -f "$f" ] && last="$f" ;;
+    esac
+  done
   if [ -z "$last" ]; then
     echo "score_arm: $ckpt holds no checkpoint (NNNNNNNN.bpk)" >&2
     exit 1
   fi
-  ckpt="$ckpt/${last%.bpk}"
+  ckpt="${last%.bpk}"
 fi
 for c in "$ckpt" "$@"; do
   if [ ! -f "$c.bpk" ]; then
