@@ -13,8 +13,8 @@
 #   OPPONENT    checkpoints to play head to head (paths without `.bpk`)
 # JUNGLE=PATH uses that binary (default: target/release/jungle, built here
 # if missing); THREADS=N (default 2); GAMES=N plays N games a match, not
-# 100 (a smoke test; the protocol is 100). Needs python3. Takes about 65 s per
-# 100 games against alphabeta:4 and 3-4 minutes per head-to-head match on
+# 100 (a smoke test; the protocol is 100). Needs python3. Takes 30-70 s per
+# 100 games against alphabeta:4 and 2-4 minutes per head-to-head match on
 # 2 cores.
 set -euo pipefail
 
@@ -78,15 +78,19 @@ echo "scoring $ckpt into $out"
 for seed in 0 1; do
   match "ab4-s$seed" --a "net:$ckpt:200:$terms" --b alphabeta:4 --games "$games" --seed "$seed"
 done
+# Each head-to-head match is named after its opponent's folder and step;
+# the table gets the same names, as NAME=OPPONENT.
+h2h=()
 for opp in "$@"; do
-  match "h2h-$(basename "$(dirname "$opp")")-$(basename "$opp")" \
-    --a "net:$ckpt:200:$terms" --b "net:$opp:200:$terms" --games "$games" --seed 0
+  name="h2h-$(basename "$(dirname "$opp")")-$(basename "$opp")"
+  match "$name" --a "net:$ckpt:200:$terms" --b "net:$opp:200:$terms" --games "$games" --seed 0
+  h2h+=("$name=$opp")
 done
 
-python3 - "$out" "$@" <<'EOF'
+python3 - "$out" "${h2h[@]}" <<'EOF'
 import json, math, os, sys
 
-out, opponents = sys.argv[1], sys.argv[2:]
+out, h2h = sys.argv[1], sys.argv[2:]
 
 def load(name):
     with open(os.path.join(out, name + ".json")) as f:
@@ -111,7 +115,7 @@ var = (w * (1 - score) ** 2 + d * (0.5 - score) ** 2 + l * score ** 2) / n
 half = 2 * math.sqrt(var / n)
 print(f"| **vs alphabeta:4, {n} games** | {w}-{d}-{l} | **{score:.4f}** | "
       f"{max(score - half, 0):.3f}-{min(score + half, 1):.3f} | |")
-for opp in opponents:
-    name = f"h2h-{os.path.basename(os.path.dirname(opp))}-{os.path.basename(opp)}"
+for pair in h2h:
+    name, opp = pair.split("=", 1)
     print(row(f"vs {opp}", load(name)))
 EOF
