@@ -17,6 +17,7 @@ jungle="$PWD/target/release/jungle"
 cargo build --release -p jungle-cli --quiet
 out="$(mktemp -d /tmp/jungle-bench-workers.XXXXXX)"
 scripts/s3_server.sh "$out/s3.env" > /dev/null
+# shellcheck source=/dev/null # written just above by s3_server.sh
 . "$out/s3.env"
 trap 'kill "$JUNGLE_S3_PID" 2>/dev/null || true' EXIT
 store="$JUNGLE_TEST_S3_URL/bench-workers-$$"

@@ -28,7 +28,7 @@ logs="fuzz/logs"
 mkdir -p "$logs"
 run_one() {
   local target="$1"
-  mkdir -p "fuzz/corpus/$target"
+  mkdir -p "fuzz/corpus/$target" "fuzz/artifacts/$target"
   (cd fuzz && cargo +nightly fuzz run -s none "$target" "corpus/$target" \
     "../tests/data/fuzz/$target" -- -max_total_time="$seconds" -timeout=10 \
     -rss_limit_mb=4096 -max_len=4096 -print_final_stats=1) \
@@ -52,8 +52,8 @@ for target in "${targets[@]}"; do
   log="$logs/$target.txt"
   runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo "?")
   speed=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo "?")
-  corpus=$(ls "fuzz/corpus/$target" | wc -l)
-  crashes=$(ls "fuzz/artifacts/$target" 2> /dev/null | wc -l)
+  corpus=$(find "fuzz/corpus/$target" -mindepth 1 -maxdepth 1 | wc -l)
+  crashes=$(find "fuzz/artifacts/$target" -mindepth 1 -maxdepth 1 2> /dev/null | wc -l)
   printf '%-16s %12s %10s %8s %s\n' "$target" "$runs" "$speed" "$corpus" "$crashes"
   if [ "$crashes" -gt 0 ] || ! grep -q 'Done [0-9]* runs' "$log"; then
     status=1

@@ -35,10 +35,13 @@ summary="$out/summary.txt"
 say() { echo "$*" | tee -a "$summary"; }
 
 say "== $(date -u +%FT%TZ) on $(hostname): device $device, $(nproc) cores"
-command -v nvidia-smi > /dev/null && nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee -a "$summary" || true
+if command -v nvidia-smi > /dev/null; then
+    nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee -a "$summary" || true
+fi
 
 for shape in "4 32" "10 128"; do
     wants net || break
+    # shellcheck disable=SC2086 # the shape is split into blocks and filters on purpose
     set -- $shape
     say "== bench net ${1}x${2} on $device"
     "$jungle" bench net --device "$device" --blocks "$1" --filters "$2" --survival-head --tactical-planes \
@@ -65,7 +68,15 @@ for where in $train_on; do
         --set "run.minutes=$minutes" > "$out/train-$where.log" 2>&1
     tail -n 25 "$out/train-$where.log" | tee -a "$summary"
     say "wall: $(( $(date +%s) - started )) s"
-    last=$(ls "$out/root/checkpoints/train-$where"/*.json | grep -E '/[0-9]{8}\.json$' | sort | tail -n 1)
+    # Checkpoints are named by their zero-padded step: the glob's last is the newest.
+    last=""
+    for f in "$out/root/checkpoints/train-$where"/[0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9].json; do
+        [ -f "$f" ] && last="$f"
+    done
+    if [ -z "$last" ]; then
+        say "== train-$where wrote no checkpoint: see $out/train-$where.log"
+        continue
+    fi
     say "== ${last%.json} against alphabeta:4, $games games"
     "$jungle" arena --device "$where" --a "net:${last%.json}:200:material=0.6:qsearch=0.5" --b alphabeta:4 \
         --games "$games" --seed 0 | tee "$out/arena-$where.txt" | tee -a "$summary"

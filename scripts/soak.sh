@@ -41,7 +41,7 @@ train() {
   run_tiny "$run"
 }
 run_tiny() {
-  exec "$jungle" train --config configs/tiny.toml --set run.generations=$gens \
+  exec "$jungle" train --config configs/tiny.toml --set "run.generations=$gens" \
     --set run.games_per_generation=8 --set run.seed=3 \
     --run "$1" --root "$work"
 }
