@@ -53,7 +53,7 @@ for target in "${targets[@]}"; do
   runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo "?")
   speed=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo "?")
   corpus=$(find "fuzz/corpus/$target" -mindepth 1 -maxdepth 1 | wc -l)
-  crashes=$(find "fuzz/artifacts/$target" -mindepth 1 -maxdepth 1 2> /dev/null | wc -l)
+  crashes=$(find "fuzz/artifacts/$target" -mindepth 1 -maxdepth 1 | wc -l)
   printf '%-16s %12s %10s %8s %s\n' "$target" "$runs" "$speed" "$corpus" "$crashes"
   if [ "$crashes" -gt 0 ] || ! grep -q 'Done [0-9]* runs' "$log"; then
     status=1

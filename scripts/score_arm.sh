@@ -38,13 +38,11 @@ fi
 # A folder names its run: take its highest-numbered checkpoint (not the
 # optimiser's state beside it).
 if [ -d "$ckpt" ]; then
-  # Checkpoints are named by zero-padded step, so the glob's order is theirs.
+  # Checkpoints are named by their zero-padded step (the optimiser's
+  # NNNNNNNN.optim.bpk does not match), so the glob's last is the newest.
   last=""
-  for f in "$ckpt"/[0-9]*.bpk; do
-    case "$f" in
-      *.optim.bpk) ;;
-      *) [ -f "$f" ] && last="$f" ;;
-    esac
+  for f in "$ckpt"/[0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9].bpk; do
+    [ -f "$f" ] && last="$f"
   done
   if [ -z "$last" ]; then
     echo "score_arm: $ckpt holds no checkpoint (NNNNNNNN.bpk)" >&2
