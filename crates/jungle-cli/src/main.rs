@@ -47,6 +47,10 @@ enum Command {
     Serve(commands::serve::ServeArgs),
     /// Compare rule variants: first-mover score, draws, game length, end reasons.
     Variants(commands::variants::VariantsArgs),
+    /// Score checkpoints and players on the labelled position suite in minutes: policy, value and forced wins against deep alpha-beta's labels.
+    Probe(commands::probe::ProbeArgs),
+    /// Make a labelled position suite: games of several strengths, positions by phase, labels by deep alpha-beta and the forced-win solver.
+    Suite(commands::suite::SuiteArgs),
 }
 
 fn main() -> ExitCode {
@@ -68,6 +72,8 @@ fn main() -> ExitCode {
         Command::Engine(args) => commands::engine::run(&args),
         Command::Play(args) => commands::play::run(&args),
         Command::Serve(args) => commands::serve::run(&args),
+        Command::Probe(args) => commands::probe::run(&args),
+        Command::Suite(args) => commands::suite::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -118,6 +118,16 @@ impl<'a> ForcedWins<'a> {
         self.attacker_wins(pos, &legal, moves)
     }
 
+    /// Whether playing `mv` at `pos` is found to win within `moves` of the
+    /// side to move's own moves (this one counted) whatever the opponent
+    /// does.
+    pub fn move_wins(&mut self, pos: &Position, mv: Move, moves: u32) -> bool {
+        let me = pos.side_to_move();
+        self.wins_after(pos, mv, me, |search, next, replies| {
+            moves > 1 && search.defender_loses(next, replies, moves - 1, me)
+        })
+    }
+
     /// Whether playing `mv` at `pos` is found to let the opponent force a
     /// win within `moves` of its own moves (or loses at once).
     pub fn move_loses(&mut self, pos: &Position, mv: Move, moves: u32) -> bool {

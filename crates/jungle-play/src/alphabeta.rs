@@ -199,6 +199,100 @@ impl AlphaBeta {
     }
 }
 
+/// What a deep search says of a position's root moves: the best move, its
+/// score and every move that scores within a margin of it
+/// ([`AlphaBeta::analyse`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct RootAnalysis {
+    /// The best move found.
+    pub best: Move,
+    /// Its score in the evaluation's points for the side to move (a rat is
+    /// about 300); a forced result is within 1000 of +-[`WIN`].
+    pub score: i32,
+    /// Every move scoring within the margin of the best (for a forced
+    /// result, as fast a win or as slow a loss), with its exact score,
+    /// best first (the best included).
+    pub near: Vec<(Move, i32)>,
+    /// Nodes the analysis visited.
+    pub nodes: u64,
+}
+
+impl RootAnalysis {
+    /// Whether the score is a forced result (a win or loss the search saw
+    /// to the end), not an evaluation.
+    pub fn is_proven(&self) -> bool {
+        self.score.abs() >= WIN_THRESHOLD
+    }
+
+    /// The score as a value in [-1, 1] (a forced result is +-1).
+    pub fn value(&self) -> f32 {
+        if self.is_proven() {
+            self.score.signum() as f32
+        } else {
+            heuristic::to_value(self.score)
+        }
+    }
+}
+
+impl AlphaBeta {
+    /// Analyses the position `game` stands at: iterative deepening to one
+    /// ply short of the player's depth (for move ordering), then every
+    /// root move at the full depth with the window narrowed to the best
+    /// score found so far minus `margin`, so each move within `margin` of
+    /// the best gets its exact score and the others only a bound. The game
+    /// must not be over.
+    pub fn analyse(&mut self, game: &Game, margin: i32) -> RootAnalysis {
+        let depth = self.depth;
+        let nodes_before = self.nodes;
+        let ordered = if depth > 1 {
+            self.depth = depth - 1;
+            let first = self.choose(game).mv;
+            self.depth = depth;
+            let mut moves = legal(game);
+            if let Some(i) = moves.iter().position(|&m| m == first) {
+                moves[..=i].rotate_right(1);
+            }
+            moves
+        } else {
+            legal(game)
+        };
+        self.history.clear();
+        self.history.extend_from_slice(game.hashes());
+        let pos = *game.position();
+        let mut best: Option<(Move, i32)> = None;
+        let mut near: Vec<(Move, i32)> = Vec::new();
+        for mv in ordered {
+            let cut = best.map_or(-WIN - 1, |(_, s)| s.saturating_sub(margin));
+            let child = pos.play(mv);
+            self.history.push(child.hash());
+            let score = -self.negamax(&child, depth - 1, -WIN - 1, -cut, 1);
+            self.history.pop();
+            if score > cut {
+                near.push((mv, score));
+                if best.is_none_or(|(_, s)| score > s) {
+                    best = Some((mv, score));
+                }
+            }
+        }
+        let (best, score) = best.expect("a game that is not over has a move");
+        // A forced result keeps only the moves as fast (or as slow to
+        // lose) as the best: a slower win is still a win, but not the move.
+        let floor = if score.abs() >= WIN_THRESHOLD {
+            score
+        } else {
+            score.saturating_sub(margin)
+        };
+        near.retain(|&(_, s)| s >= floor);
+        near.sort_by_key(|&(_, s)| std::cmp::Reverse(s));
+        RootAnalysis {
+            best,
+            score,
+            near,
+            nodes: self.nodes - nodes_before,
+        }
+    }
+}
+
 impl Player for AlphaBeta {
     fn name(&self) -> String {
         format!("alphabeta:{}", self.depth)

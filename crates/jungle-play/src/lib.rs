@@ -37,7 +37,7 @@ pub mod sprt;
 pub mod stats;
 pub mod tournament;
 
-pub use alphabeta::AlphaBeta;
+pub use alphabeta::{AlphaBeta, RootAnalysis};
 pub use greedy::Greedy;
 pub use jungle_encoding::Wdl;
 pub use net_player::NetPlayers;

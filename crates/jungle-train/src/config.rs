@@ -28,6 +28,14 @@ pub struct RunSection {
     /// Stop after this many minutes of wall-clock time, counted across
     /// resumed runs (0 = no limit); the generation under way is finished.
     pub minutes: f64,
+    /// Stop after training on this many samples (0 = no limit): the budget
+    /// in compute rather than time. The learning-rate schedule then reads
+    /// the share of these samples trained, so a run makes the same
+    /// generations, games and steps however fast or busy the machine is
+    /// (`minutes` must be 0 with it). The last generation trains only the
+    /// samples left.
+    #[serde(default)]
+    pub samples: u64,
     /// Self-play games per generation.
     pub games_per_generation: u64,
     /// Rule set: a preset name or a toml path (when `variants` is empty).
@@ -99,8 +107,8 @@ pub struct TrainSection {
     /// The learning rate rises linearly from 0 over this many first steps.
     #[serde(default)]
     pub lr_warmup_steps: u64,
-    /// Learning-rate drops: from the point `at` of the run (a share of its
-    /// `minutes` or `generations`, whichever is further along) the rate is
+    /// Learning-rate drops: from the point `at` of the run (the share of
+    /// its budget spent, [`Budget::progress`]) the rate is
     /// `learning_rate x factor`; the last drop reached applies.
     #[serde(default)]
     pub lr_drops: Vec<LrDrop>,
@@ -177,6 +185,11 @@ pub struct EvalSection {
     /// `[selfplay] qsearch_weight`, `net:...:qsearch=W`); 0 leaves it out.
     #[serde(default)]
     pub qsearch_weight: f32,
+    /// Probe the bare network on a fixed sub-suite of the standard position
+    /// suite (jungle-probe) every n-th generation; 0 never. Runs under
+    /// other rules than `standard` are not probed.
+    #[serde(default = "one")]
+    pub probe_every: u32,
 }
 
 fn one() -> u32 {
@@ -218,9 +231,10 @@ pub const EXPERIMENTAL: [(&str, &[&str]); 5] = [
 /// files. Any other change (rules, network, optimiser, window, search,
 /// evaluation, seed) would make one run out of two different ones, so a
 /// resume that asks for it is refused ([`TrainConfig::changes`]).
-pub const SAFE_ON_RESUME: [&str; 10] = [
+pub const SAFE_ON_RESUME: [&str; 12] = [
     "run.generations",
     "run.minutes",
+    "run.samples",
     "run.max_net_age",
     "train.device",
     "selfplay.workers",
@@ -229,6 +243,7 @@ pub const SAFE_ON_RESUME: [&str; 10] = [
     "selfplay.games_per_shard",
     "selfplay.eval_cache",
     "eval.anchor_games",
+    "eval.probe_every",
 ];
 
 /// One key that differs between two configs.
@@ -474,11 +489,19 @@ impl TrainConfig {
         let r = &self.run;
         InvalidKey::check_range("generations", r.generations, 0, 1_000_000)?;
         InvalidKey::check_range("minutes", r.minutes, 0.0, 1e7)?;
-        if r.generations == 0 && r.minutes == 0.0 {
+        InvalidKey::check_range("samples", r.samples, 0, 1_000_000_000_000)?;
+        if r.generations == 0 && r.minutes == 0.0 && r.samples == 0 {
             return Err(InvalidKey::new(
                 "minutes",
-                "0 with `generations` = 0",
-                "a limit: set `generations` or `minutes`, or the run never ends",
+                "0 with `generations` = 0 and `samples` = 0",
+                "a limit: set `samples`, `minutes` or `generations`, or the run never ends",
+            ));
+        }
+        if r.samples > 0 && r.minutes > 0.0 {
+            return Err(InvalidKey::new(
+                "minutes",
+                r.minutes,
+                "0 when `samples` is set (a run budgeted in samples does not read the clock)",
             ));
         }
         InvalidKey::check_range("games_per_generation", r.games_per_generation, 1, 1_000_000)?;
@@ -532,6 +555,7 @@ impl TrainConfig {
         InvalidKey::check_range("games_vs_anchors", e.games_vs_anchors, 0, 100_000)?;
         InvalidKey::check_range("anchor_games", e.anchor_games, 0, 100_000)?;
         InvalidKey::check_range("opening_plies", e.opening_plies, 0, 100)?;
+        InvalidKey::check_range("probe_every", e.probe_every, 0, 1_000_000)?;
         jungle_net::check_material_weight(e.material_weight)?;
         jungle_mcts::quiescence::check_quiescence_weight(e.qsearch_weight)
     }

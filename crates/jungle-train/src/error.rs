@@ -12,6 +12,9 @@ use std::path::PathBuf;
 /// Why a run could not go on.
 #[derive(Debug, thiserror::Error)]
 pub enum TrainError {
+    /// The position suite the run probes its network on is damaged.
+    #[error(transparent)]
+    Probe(#[from] jungle_probe::SuiteError),
     /// The config was refused.
     #[error(transparent)]
     Config(Box<ConfigError>),

@@ -11,6 +11,7 @@
 #![warn(missing_docs)]
 
 pub mod anchors;
+pub mod budget;
 pub mod config;
 pub mod decay;
 mod error;

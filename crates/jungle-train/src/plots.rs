@@ -260,6 +260,77 @@ where
     Ok(())
 }
 
+/// A named line of points.
+pub type Series = (&'static str, RGBColor, Vec<(f64, f64)>);
+
+/// The in-run yardstick: the bare network's probe metrics (top panel,
+/// shares from 0 to 1) and the held-out losses beside the training ones
+/// (bottom panel), against training step.
+struct ProbeFigure<'a> {
+    probe: &'a [Series],
+    losses: &'a [Series],
+}
+
+impl Figure for ProbeFigure<'_> {
+    fn draw<DB: DrawingBackend>(&self, root: DrawingArea<DB, Shift>) -> DrawResult
+    where
+        DB::ErrorType: 'static,
+    {
+        root.fill(&WHITE)?;
+        let (top, bottom) = root.split_vertically(SIZE.1 / 2);
+        let panels = [
+            (
+                &top,
+                "Bare network on the probe's sub-suite",
+                "share",
+                self.probe,
+            ),
+            (
+                &bottom,
+                "Losses: held out (new positions) and trained",
+                "loss",
+                self.losses,
+            ),
+        ];
+        for (area, caption, y_desc, series) in panels {
+            let points = series.iter().flat_map(|s| s.2.iter().copied());
+            let (x0, x1) = range(points.clone().map(|p| p.0), 0.05);
+            let (_, y1) = range(points.map(|p| p.1), 0.05);
+            let mut chart = ChartBuilder::on(area)
+                .caption(caption, ("sans-serif", 20))
+                .margin(10)
+                .x_label_area_size(36)
+                .y_label_area_size(60)
+                .build_cartesian_2d(x0..x1, 0.0..y1.max(1e-3))?;
+            chart
+                .configure_mesh()
+                .x_desc("training step")
+                .y_desc(y_desc)
+                .draw()?;
+            for (name, color, line) in series {
+                let color = *color;
+                chart
+                    .draw_series(LineSeries::new(line.iter().copied(), color.stroke_width(2)))?
+                    .label(*name)
+                    .legend(move |(a, b)| PathElement::new([(a, b), (a + 16, b)], color));
+            }
+            chart
+                .configure_series_labels()
+                .position(SeriesLabelPosition::LowerRight)
+                .background_style(WHITE.mix(0.8))
+                .border_style(BLACK)
+                .draw()?;
+        }
+        root.present()?;
+        Ok(())
+    }
+}
+
+/// Writes `probe.png` and `probe.svg` in `dir` ([`ProbeFigure`]).
+pub fn plot_probe(dir: &Path, probe: &[Series], losses: &[Series]) -> Result<(), PlotError> {
+    write_figure(dir, "probe", &ProbeFigure { probe, losses })
+}
+
 /// Writes `elo.png`/`elo.svg` (by step) and `elo-hours.png`/`elo-hours.svg` in `dir`.
 pub fn plot_elo(
     dir: &Path,

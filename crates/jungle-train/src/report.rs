@@ -7,9 +7,12 @@
 use crate::anchors::read_anchor_games;
 use crate::error::TrainError;
 use crate::matches::{read_matches, MatchLine};
-use crate::plots::{plot_elo, plot_losses, plot_selfplay, EloPoint, LossPoint, SelfPlayPoint};
+use crate::plots::{
+    plot_elo, plot_losses, plot_probe, plot_selfplay, EloPoint, LossPoint, SelfPlayPoint, Series,
+};
 use crate::run::{player_name, RunPaths, RunState};
 use jungle_play::elo::{fit_elo, Rating};
+use plotters::style::{BLUE, GREEN, MAGENTA, RED};
 use std::path::Path;
 
 /// The Elo tables of a run.
@@ -174,7 +177,45 @@ pub fn report(paths: &RunPaths, state: &RunState) -> Result<RunRatings, TrainErr
             .collect();
         plot_selfplay(&paths.checkpoints, &games)?;
     }
+    plot_yardstick(paths, state)?;
     Ok(ratings)
+}
+
+/// `probe.png/svg`: the in-run probe and the held-out losses, where the
+/// run recorded them.
+fn plot_yardstick(paths: &RunPaths, state: &RunState) -> Result<(), TrainError> {
+    let probe = |f: fn(&crate::run::ProbeRecord) -> f64| -> Vec<(f64, f64)> {
+        state.probes.iter().map(|p| (p.step as f64, f(p))).collect()
+    };
+    let held = |f: fn(&crate::run::LossRecord) -> Option<f32>| -> Vec<(f64, f64)> {
+        state
+            .losses
+            .iter()
+            .filter_map(|l| Some((l.step as f64, f64::from(f(l)?))))
+            .collect()
+    };
+    if state.probes.is_empty() && held(|l| l.held_out_value).is_empty() {
+        return Ok(());
+    }
+    let probes: Vec<Series> = vec![
+        ("policy top-1", BLUE, probe(|p| p.policy_top1)),
+        ("policy mass", GREEN, probe(|p| p.policy_mass)),
+        ("value sign", RED, probe(|p| p.value_sign)),
+    ];
+    let losses: Vec<Series> = vec![
+        ("held-out policy", BLUE, held(|l| l.held_out_policy)),
+        ("held-out value", RED, held(|l| l.held_out_value)),
+        ("trained value", MAGENTA, held(|l| Some(l.value))),
+    ];
+    let keep = |series: Vec<Series>| -> Vec<Series> {
+        series.into_iter().filter(|s| !s.2.is_empty()).collect()
+    };
+    let (probes, losses) = (keep(probes), keep(losses));
+    if probes.is_empty() || losses.is_empty() {
+        return Ok(());
+    }
+    plot_probe(&paths.checkpoints, &probes, &losses)?;
+    Ok(())
 }
 
 #[cfg(test)]

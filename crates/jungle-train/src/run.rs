@@ -11,6 +11,7 @@
 //! it had not finished and playing only the missing ones.
 
 use crate::anchors::play_mixture_anchor_games;
+use crate::budget::{BudgetStatus, Spent};
 use crate::config::TrainConfig;
 use crate::error::TrainError;
 use crate::generations::{
@@ -27,12 +28,14 @@ use crate::value_baseline::ValueBaseline;
 use crate::window::{window_size, ReplayWindow};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use jungle_net::{
-    load_checkpoint, save_checkpoint, CheckpointMeta, Compute, InferenceNet, TrainedVariant,
+    load_checkpoint, save_checkpoint, CheckpointMeta, Compute, InferenceNet, NetEvaluator,
+    TrainedVariant,
 };
 use jungle_play::arena::{run_match, ArenaConfig};
 use jungle_play::elo::Rating;
 use jungle_play::opening::derive_seed;
 use jungle_play::{NetSpec, PlayerFactory, PlayerSpec};
+use jungle_probe::{probe_network, Metric, Suite};
 use jungle_selfplay::{
     read_shard_among, run_selfplay, shard_files, shard_stats, GameList, RuleMixture, SelfPlayStats,
     ShardStats,
@@ -91,6 +94,45 @@ pub struct LossRecord {
     /// batch, and in runs from before it was recorded.
     #[serde(default)]
     pub value_baseline: Option<f32>,
+    /// Policy loss on the generation's own new positions before any step
+    /// trained on them (at most [`HELD_OUT_POSITIONS`], unmirrored): a
+    /// held-out loss, measured free of the training's overfitting; `None`
+    /// in runs from before it was recorded.
+    #[serde(default)]
+    pub held_out_policy: Option<f32>,
+    /// Value loss on the same positions.
+    #[serde(default)]
+    pub held_out_value: Option<f32>,
+}
+
+/// The in-run probe's sub-suite: every this many positions of the standard
+/// suite.
+pub const PROBE_SUBSUITE_EVERY: usize = 6;
+
+/// The most new positions a generation's held-out losses are measured on.
+pub const HELD_OUT_POSITIONS: usize = 2048;
+
+/// The bare network's probe on the fixed sub-suite after one generation
+/// ([`jungle_probe`]; `[eval] probe_every`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ProbeRecord {
+    /// Generation.
+    pub generation: u32,
+    /// Step of the checkpoint probed.
+    pub step: u64,
+    /// Positions probed.
+    pub positions: usize,
+    /// Share of positions where the move matters whose prior's top move is
+    /// a good one.
+    pub policy_top1: f64,
+    /// Mean prior mass on the good moves there.
+    pub policy_mass: f64,
+    /// Share of won or lost positions whose value has the label's sign.
+    pub value_sign: f64,
+    /// Mean log-loss of the value head against the label's class.
+    pub value_logloss: f64,
+    /// Seconds the probe took.
+    pub seconds: f64,
 }
 
 /// One generation's self-play games: how many, how many drawn, how long.
@@ -152,6 +194,24 @@ pub struct RunState {
     /// Self-play games per generation (absent in runs from before it was kept).
     #[serde(default)]
     pub selfplay: Vec<SelfPlayRecord>,
+    /// Which budget rules the run and how much of it is spent, as of the
+    /// last save (absent in runs from before it was kept).
+    #[serde(default)]
+    pub budget: Option<BudgetStatus>,
+    /// The bare network's probes, by generation (`[eval] probe_every`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub probes: Vec<ProbeRecord>,
+}
+
+impl RunState {
+    /// What the run has spent of its budget.
+    pub fn spent(&self) -> Spent {
+        Spent {
+            generations: self.generation,
+            samples: self.samples_seen,
+            seconds: self.seconds,
+        }
+    }
 }
 
 /// Seconds one generation spent in each phase (for its summary line).
@@ -271,6 +331,8 @@ pub struct Run {
     source: SelfPlaySource,
     /// Seconds the current generation spent reading and writing the store.
     store_seconds: f64,
+    /// The sub-suite the bare network is probed on (`None`: not probed).
+    probe_suite: Option<Suite>,
     /// `run.lock`, locked while the run is open (the operating system
     /// releases the lock when the process ends, however it ends).
     _lock: std::fs::File,
@@ -363,6 +425,8 @@ impl Run {
                 checkpoints: Vec::new(),
                 losses: Vec::new(),
                 selfplay: Vec::new(),
+                budget: None,
+                probes: Vec::new(),
             };
             (state, trainer)
         };
@@ -378,12 +442,52 @@ impl Run {
             publisher: None,
             source: SelfPlaySource::Local,
             store_seconds: 0.0,
+            probe_suite: None,
             _lock: lock,
         };
+        run.probe_suite = run.load_probe_suite()?;
         if run.state.checkpoints.is_empty() {
             run.save_checkpoint()?;
         }
         Ok(run)
+    }
+
+    /// The fixed sub-suite of the standard suite the run probes its
+    /// network on, when `[eval] probe_every` is set and the run's first
+    /// rule set is the standard one (the suite's labels are under it).
+    fn load_probe_suite(&self) -> Result<Option<Suite>, TrainError> {
+        let standard = jungle_rules::Rules::preset("standard").expect("a preset");
+        if self.config.eval.probe_every == 0 || *self.mixture.rules(0) != standard {
+            return Ok(None);
+        }
+        let suite = Suite::standard()?;
+        Ok(Some(suite.every(PROBE_SUBSUITE_EVERY)))
+    }
+
+    /// Probes the current network on the sub-suite if the generation is
+    /// due ([`ProbeRecord`]).
+    fn probe_if_due(&mut self) {
+        let every = self.config.eval.probe_every;
+        let Some(suite) = &self.probe_suite else {
+            return;
+        };
+        if every == 0 || !self.state.generation.is_multiple_of(every) {
+            return;
+        }
+        let net = InferenceNet::new(&self.trainer.inference_net(), &self.compute);
+        let mut evaluator = NetEvaluator::on(net);
+        let probe = probe_network(&mut evaluator, suite);
+        let mean = |m: Metric| probe.metrics.all(m).map_or(f64::NAN, |e| e.mean);
+        self.state.probes.push(ProbeRecord {
+            generation: self.state.generation,
+            step: self.state.step,
+            positions: probe.positions,
+            policy_top1: mean(Metric::PolicyTop1),
+            policy_mass: mean(Metric::PolicyMass),
+            value_sign: mean(Metric::ValueSign),
+            value_logloss: mean(Metric::ValueLogLoss),
+            seconds: probe.seconds,
+        });
     }
 
     /// Where the network trains and self-play evaluates.
@@ -430,13 +534,17 @@ impl Run {
             games: self.state.games,
             samples_seen: self.state.samples_seen,
         });
+        self.write_state()
+    }
+
+    /// Writes `state.json` with the budget's status as of now.
+    fn write_state(&mut self) -> Result<(), TrainError> {
+        self.state.budget = Some(self.config.run.budget_status(self.state.spent()));
         write_json_atomically(&self.paths.state(), &self.state)
     }
 
     fn finished(&self) -> bool {
-        let run = &self.config.run;
-        (run.generations > 0 && self.state.generation >= run.generations)
-            || (run.minutes > 0.0 && self.state.seconds / 60.0 >= run.minutes)
+        self.config.run.is_spent(self.state.spent())
     }
 
     /// Runs generations until the config's limit; returns the final Elo tables.
@@ -498,18 +606,16 @@ impl Run {
         Ok(())
     }
 
-    /// How far through its length the run is (0 to 1): the larger of the
-    /// shares of its generations and of its minutes.
-    fn progress(&self, extra_seconds: f64) -> f64 {
-        let run = &self.config.run;
-        let mut p: f64 = 0.0;
-        if run.generations > 0 {
-            p = p.max(self.state.generation as f64 / run.generations as f64);
-        }
-        if run.minutes > 0.0 {
-            p = p.max((self.state.seconds + extra_seconds) / 60.0 / run.minutes);
-        }
-        p.min(1.0)
+    /// How far through its budget the run is (0 to 1) after `extra_seconds`
+    /// more of run time and `extra_samples` more samples trained
+    /// ([`crate::config::RunSection::progress`]).
+    fn progress(&self, extra_seconds: f64, extra_samples: u64) -> f64 {
+        let spent = self.state.spent();
+        self.config.run.progress(Spent {
+            seconds: spent.seconds + extra_seconds,
+            samples: spent.samples + extra_samples,
+            ..spent
+        })
     }
 
     /// Whether the current checkpoint is one to evaluate: the first, every
@@ -571,8 +677,27 @@ impl Run {
         for q in window.quarantined() {
             warn(&q.to_string());
         }
-        let steps = ((new_positions as f64 * t.sample_reuse / t.batch_size as f64).ceil() as usize)
+        let mut steps = ((new_positions as f64 * t.sample_reuse / t.batch_size as f64).ceil()
+            as usize)
             .clamp(t.min_steps, t.max_steps);
+        if let Some(left) = cfg.run.steps_left(self.state.samples_seen, t.batch_size) {
+            steps = steps.min(left);
+        }
+        // Held-out losses: the new positions, before any step sees them.
+        let held_out = {
+            let mut sum = Losses::default();
+            let mut count = 0;
+            for batch in window.newest_batches(
+                (new_positions as usize).min(HELD_OUT_POSITIONS),
+                t.batch_size.max(256),
+            ) {
+                let l = self.trainer.measure(&batch);
+                sum.policy += l.policy * batch.size as f32;
+                sum.value += l.value * batch.size as f32;
+                count += batch.size;
+            }
+            (count > 0).then(|| (sum.policy / count as f32, sum.value / count as f32))
+        };
         let mut rng = ChaCha8Rng::seed_from_u64(derive_seed(cfg.run.seed, gen as u64, 2));
         let train_bar = bar(
             steps as u64,
@@ -581,10 +706,12 @@ impl Run {
         );
         let mut sum = Losses::default();
         let mut value_baseline = ValueBaseline::default();
-        let progress = self.progress(started.elapsed().as_secs_f64());
-        let mut learning_rate = t.learning_rate_at(self.state.step, progress);
+        // The clock is read once a generation; samples at every step.
+        let seconds = started.elapsed().as_secs_f64();
+        let mut learning_rate = t.learning_rate_at(self.state.step, self.progress(seconds, 0));
         if !window.is_empty() {
             for k in 0..steps {
+                let progress = self.progress(seconds, (k * t.batch_size) as u64);
                 learning_rate = t.learning_rate_at(self.state.step + k as u64, progress);
                 self.trainer.learning_rate = learning_rate;
                 let batch = window.batch(&mut rng, t.batch_size);
@@ -613,9 +740,12 @@ impl Run {
             learning_rate,
             weight_norm: self.trainer.weight_norm(),
             value_baseline: value_baseline.loss(),
+            held_out_policy: held_out.map(|h| h.0),
+            held_out_value: held_out.map(|h| h.1),
         });
         self.state.selfplay.push(selfplay_record);
         self.state.generation = gen;
+        self.probe_if_due();
         self.state.seconds += started.elapsed().as_secs_f64();
         self.save_checkpoint()?;
 
@@ -787,7 +917,7 @@ impl Run {
         let started = Instant::now();
         self.evaluate()?;
         self.state.seconds += started.elapsed().as_secs_f64();
-        write_json_atomically(&self.paths.state(), &self.state)
+        self.write_state()
     }
 
     /// Matches of the current checkpoint against the previous one and the anchors.
@@ -923,7 +1053,7 @@ impl Run {
             .rev()
             .find_map(|c| ratings.iter().find(|r| r.player == player_name(c.step)));
         println!(
-            "gen {:>3} | {:>5} games ({} total, {:.0}% drawn, {:.0}% repetition, {:.0} plies), {} positions | window {} | {} steps -> step {} | lr {:.2e} | weights {:.1} | loss policy {:.3} value {:.3}{} moves-left {:.3}{} | Elo {} | {:.1} min (self-play {:.0} s, training {:.0} s, evaluation {:.0} s{})",
+            "gen {:>3} | {:>5} games ({} total, {:.0}% drawn, {:.0}% repetition, {:.0} plies), {} positions | window {} | {} steps -> step {} | lr {:.2e} | weights {:.1} | loss policy {:.3} value {:.3}{} moves-left {:.3}{}{}{} | Elo {} | {:.1} min (self-play {:.0} s, training {:.0} s, evaluation {:.0} s{})",
             s.generation,
             sp.games,
             s.games,
@@ -947,6 +1077,17 @@ impl Run {
             } else {
                 String::new()
             },
+            match (l.held_out_policy, l.held_out_value) {
+                (Some(p), Some(v)) => format!(" | held-out policy {p:.3} value {v:.3}"),
+                _ => String::new(),
+            },
+            s.probes
+                .last()
+                .filter(|p| p.generation == s.generation)
+                .map_or(String::new(), |p| format!(
+                    " | probe top1 {:.3} sign {:.3} logloss {:.3}",
+                    p.policy_top1, p.value_sign, p.value_logloss
+                )),
             elo.map_or("?".to_string(), |r| format!("{} {:+.0} +- {:.0}", r.player, r.elo, 1.96 * r.stderr)),
             s.seconds / 60.0,
             times.selfplay,

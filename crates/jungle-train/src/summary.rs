@@ -208,6 +208,8 @@ mod tests {
                 learning_rate: 0.0,
                 weight_norm: f64::from(g),
                 value_baseline: Some(value + 0.25),
+                held_out_policy: None,
+                held_out_value: None,
             },
             CheckpointInfo {
                 generation: g,
@@ -231,6 +233,8 @@ mod tests {
             checkpoints: Vec::new(),
             losses: Vec::new(),
             selfplay: Vec::new(),
+            budget: None,
+            probes: Vec::new(),
         };
         for ((sp, l, mut c), &h) in gens.into_iter().zip(hours) {
             c.hours = h;

@@ -125,6 +125,27 @@ impl ReplayWindow {
         Batch::new(&samples)
     }
 
+    /// The window's `count` newest positions (the generation just played,
+    /// before any step trained on them), unmirrored, in batches of at most
+    /// `size`: what the held-out losses are measured on.
+    pub fn newest_batches(&self, count: usize, size: usize) -> Vec<Batch> {
+        let count = count.min(self.positions.len());
+        (0..count)
+            .collect::<Vec<_>>()
+            .chunks(size.max(1))
+            .map(|chunk| {
+                let samples: Vec<_> = chunk
+                    .iter()
+                    .map(|&i| {
+                        let rules = &self.rules[self.variants[i] as usize];
+                        self.positions[i].sample(rules, self.encoding, false)
+                    })
+                    .collect();
+                Batch::new(&samples)
+            })
+            .collect()
+    }
+
     /// The index of one position: uniform, or by the running weight sums.
     fn draw(&self, rng: &mut impl Rng) -> usize {
         match self.cumulative.last() {

@@ -20,7 +20,7 @@ pub struct TrainArgs {
     /// configs/default.toml, which it is layered over; default: that file
     /// alone for a new run, the run's own config (from its state.json) for
     /// one that exists. A resumed run may change only its length, its
-    /// device and self-play's threads (run.generations, run.minutes,
+    /// device and self-play's threads (run.generations, run.minutes, run.samples,
     /// run.max_net_age, train.device, selfplay.workers,
     /// selfplay.games_in_flight, selfplay.gpu_games_in_flight,
     /// selfplay.games_per_shard, selfplay.eval_cache).
@@ -129,8 +129,10 @@ pub fn run(args: &TrainArgs) -> Result<()> {
         sets.push(format!("train.device=\"{device}\""));
     }
     let config = run_config(&args.root, &args.run, args.config.as_deref(), &sets)?;
+    let budget = config.run.budget_text();
     let mut run = Run::open(&args.root, &args.run, config, false)?;
     println!("run `{}` on device: {}", args.run, run.compute());
+    println!("budget: {budget}");
     if let Some(store) = store {
         let url = store.url().text.clone();
         run.publish_to(store, &args.root)?;

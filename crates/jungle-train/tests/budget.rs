@@ -1,0 +1,124 @@
+//! Runs budgeted in training samples (`[run] samples`): the same config and
+//! seed make the same run whether it has the machine to itself or shares
+//! it, and a budget raised on resume extends the run.
+
+use jungle_train::config::{TrainConfig, TINY_CONFIG};
+use jungle_train::run::{Run, RunState};
+use std::path::PathBuf;
+
+fn root(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("jungle-budget-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// The tiny config budgeted in samples, with a schedule that changes
+/// within the run (a warm-up and two drops).
+fn budgeted(samples: u64, seed: u64) -> TrainConfig {
+    let sets: Vec<String> = [
+        "run.generations=0".to_string(),
+        format!("run.samples={samples}"),
+        format!("run.seed={seed}"),
+        "train.lr_warmup_steps=5".to_string(),
+        "train.lr_drops=[{ at = 0.4, factor = 0.3 }, { at = 0.8, factor = 0.1 }]".to_string(),
+        "train.max_steps=8".to_string(),
+        "eval.every=100".to_string(),
+    ]
+    .to_vec();
+    TrainConfig::layered(TINY_CONFIG, "tiny", &sets).unwrap()
+}
+
+fn train(root: &std::path::Path, name: &str, config: TrainConfig) -> RunState {
+    let mut run = Run::open(root, name, config, true).unwrap();
+    run.run().unwrap();
+    run.state().clone()
+}
+
+/// What must not depend on the machine: generations, games, plies, steps,
+/// samples and each generation's learning rate.
+fn course(s: &RunState) -> Vec<(u32, u64, u64, u64, u64, f64)> {
+    s.losses
+        .iter()
+        .zip(&s.selfplay)
+        .zip(&s.checkpoints[1..])
+        .map(|((l, sp), c)| {
+            (
+                l.generation,
+                sp.games,
+                sp.plies,
+                l.step,
+                c.samples_seen,
+                l.learning_rate,
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_run_budgeted_in_samples_is_the_same_alone_and_beside_another() {
+    let root = root("alone");
+    let samples = 1200;
+    let alone = train(&root, "alone", budgeted(samples, 3));
+    // The same run again, now sharing the cores with a different run.
+    let other_root = root.clone();
+    let busy = std::thread::spawn(move || train(&other_root, "other", budgeted(3000, 9)));
+    let shared = train(&root, "shared", budgeted(samples, 3));
+    let other = busy.join().unwrap();
+
+    assert_eq!(course(&alone), course(&shared));
+    assert!(alone.generation >= 3, "{} generations", alone.generation);
+    assert_eq!(alone.samples_seen, shared.samples_seen);
+    // Exactly the budget, rounded up to a batch of 32.
+    assert!(
+        alone.samples_seen >= samples && alone.samples_seen < samples + 32,
+        "{} samples trained",
+        alone.samples_seen
+    );
+    // The schedule read the samples: the last generation ran at the last drop.
+    let base = alone.config.train.learning_rate;
+    let last = alone.losses.last().unwrap().learning_rate;
+    assert!((last - 0.1 * base).abs() < 1e-12, "last rate {last}");
+    // The clock did not make them equal: the shared run's time differs.
+    assert_ne!(alone.seconds, shared.seconds);
+    assert_ne!(course(&other), course(&alone));
+    let status = shared.budget.as_ref().expect("state.json says the budget");
+    assert_eq!(status.rules, "samples");
+    assert_eq!(status.limit, samples as f64);
+    assert_eq!(status.progress, 1.0);
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+#[test]
+fn a_budget_raised_on_resume_extends_the_run() {
+    let root = root("raised");
+    let first = train(&root, "r", budgeted(400, 5));
+    let steps_before = first.step;
+    let generations_before = first.generation;
+    let more = train(&root, "r", budgeted(1000, 5));
+    assert!(more.generation > generations_before);
+    assert!(more.step > steps_before);
+    assert!(more.samples_seen >= 1000 && more.samples_seen < 1032);
+    // Nothing before the resume was redone.
+    assert_eq!(&more.losses[..first.losses.len()], &first.losses[..]);
+    assert_eq!(
+        &more.checkpoints[..first.checkpoints.len()],
+        &first.checkpoints[..]
+    );
+    // The schedule read the new budget: the first run ended at the last
+    // drop (416 of 400 samples); resumed, 416 of 1000 is past the first
+    // drop only, and a generation (at most 8 steps of 32) stays before
+    // the second.
+    let base = more.config.train.learning_rate;
+    let ended = first.losses.last().unwrap().learning_rate;
+    assert!(
+        (ended - 0.1 * base).abs() < 1e-12,
+        "rate {ended} at the end"
+    );
+    let resumed = more.losses[first.losses.len()].learning_rate;
+    assert!(
+        (resumed - 0.3 * base).abs() < 1e-12,
+        "rate {resumed} after the resume"
+    );
+    assert_eq!(more.budget.as_ref().unwrap().limit, 1000.0);
+    let _ = std::fs::remove_dir_all(&root);
+}
