@@ -1,6 +1,6 @@
 //! Drawing the suite's positions from real games: matches between pairs of
 //! players of different strengths (random openings first), a few
-//! positions from each game, then as many of each phase as asked, taken
+//! positions of each phase from each game, then as many of each phase as asked, taken
 //! in turn from every pairing, no position twice.
 
 use crate::suite::Phase;
@@ -20,7 +20,7 @@ pub type Pairing = (Box<dyn PlayerFactory>, Box<dyn PlayerFactory>);
 pub struct DrawSettings {
     /// Games each pairing plays.
     pub games_per_pairing: u32,
-    /// Positions taken from one game at most.
+    /// Positions of each phase taken from one game at most.
     pub per_game: usize,
     /// Random plies that open each game (pairs of games share them).
     pub opening_plies: u32,
@@ -85,8 +85,14 @@ pub fn draw_positions(
         for record in &records {
             let mut candidates = positions_of(record, rules, settings.opening_plies);
             candidates.shuffle(&mut rng);
-            for (ply, position) in candidates.into_iter().take(settings.per_game) {
+            let mut taken: BTreeMap<Phase, usize> = BTreeMap::new();
+            for (ply, position) in candidates {
                 let phase = Phase::of(&position, ply);
+                let count = taken.entry(phase).or_default();
+                if *count == settings.per_game {
+                    continue;
+                }
+                *count += 1;
                 pools
                     .entry(phase)
                     .or_default()

@@ -3,7 +3,7 @@
 //! need no games and take seconds; a player's take its thinking time a
 //! position.
 
-use crate::metrics::{Metric, MetricTable, Observation};
+use crate::metrics::{Metric, MetricTable, Observation, PositionObservations};
 use crate::suite::{Suite, SuiteEntry};
 use jungle_mcts::{EvalInput, Evaluation, Evaluator};
 use jungle_play::PlayerFactory;
@@ -76,7 +76,7 @@ fn network_observations(entry: &SuiteEntry, eval: &Evaluation, out: &mut Vec<Obs
 /// Scores a bare network (any evaluator) on `suite`.
 pub fn probe_network(evaluator: &mut dyn Evaluator, suite: &Suite) -> NetProbe {
     let started = std::time::Instant::now();
-    let mut observations = Vec::new();
+    let mut observations: Vec<PositionObservations> = Vec::new();
     for chunk in suite.entries.chunks(PROBE_BATCH) {
         let inputs: Vec<EvalInput<'_>> = chunk
             .iter()
@@ -89,7 +89,9 @@ pub fn probe_network(evaluator: &mut dyn Evaluator, suite: &Suite) -> NetProbe {
             .collect();
         let evals = evaluator.evaluate(&inputs);
         for (entry, eval) in chunk.iter().zip(&evals) {
-            network_observations(entry, eval, &mut observations);
+            let mut position = Vec::new();
+            network_observations(entry, eval, &mut position);
+            observations.push(position);
         }
     }
     NetProbe {
@@ -124,11 +126,11 @@ pub fn probe_player(
     on_position: &(dyn Fn() + Sync),
 ) -> PlayerProbe {
     let started = std::time::Instant::now();
-    let observations: Vec<Observation> = suite
+    let observations: Vec<PositionObservations> = suite
         .entries
         .par_iter()
         .enumerate()
-        .flat_map_iter(|(i, entry)| {
+        .map(|(i, entry)| {
             let game = Game::from_position(suite.rules.clone(), entry.position);
             let mv = player
                 .build(&suite.rules, i as u64)

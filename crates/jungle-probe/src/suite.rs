@@ -25,7 +25,7 @@ pub enum Phase {
     Opening,
     /// Neither.
     Middle,
-    /// Eight animals or fewer left.
+    /// Ten animals or fewer left (of sixteen).
     Ending,
 }
 
@@ -33,12 +33,12 @@ impl Phase {
     /// Every phase, in game order.
     pub const ALL: [Phase; 3] = [Phase::Opening, Phase::Middle, Phase::Ending];
 
-    /// The phase of a position `ply` plies into its game: an ending with 8
+    /// The phase of a position `ply` plies into its game: an ending with 10
     /// animals or fewer on the board, an opening before ply 24 with 14 or
     /// more, a middle game otherwise.
     pub fn of(pos: &Position, ply: u32) -> Phase {
         let animals = pos.occupied_all().len();
-        if animals <= 8 {
+        if animals <= 10 {
             Phase::Ending
         } else if ply < 24 && animals >= 14 {
             Phase::Opening

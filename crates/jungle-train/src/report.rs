@@ -12,7 +12,7 @@ use crate::plots::{
 };
 use crate::run::{player_name, RunPaths, RunState};
 use jungle_play::elo::{fit_elo, Rating};
-use plotters::style::{BLUE, GREEN, MAGENTA, RED};
+use plotters::style::{BLACK, BLUE, GREEN, MAGENTA, RED};
 use std::path::Path;
 
 /// The Elo tables of a run.
@@ -184,8 +184,12 @@ pub fn report(paths: &RunPaths, state: &RunState) -> Result<RunRatings, TrainErr
 /// `probe.png/svg`: the in-run probe and the held-out losses, where the
 /// run recorded them.
 fn plot_yardstick(paths: &RunPaths, state: &RunState) -> Result<(), TrainError> {
-    let probe = |f: fn(&crate::run::ProbeRecord) -> f64| -> Vec<(f64, f64)> {
-        state.probes.iter().map(|p| (p.step as f64, f(p))).collect()
+    let probe = |f: fn(&crate::run::ProbeRecord) -> Option<f64>| -> Vec<(f64, f64)> {
+        state
+            .probes
+            .iter()
+            .filter_map(|p| Some((p.step as f64, f(p)?)))
+            .collect()
     };
     let held = |f: fn(&crate::run::LossRecord) -> Option<f32>| -> Vec<(f64, f64)> {
         state
@@ -198,6 +202,7 @@ fn plot_yardstick(paths: &RunPaths, state: &RunState) -> Result<(), TrainError> 
         return Ok(());
     }
     let probes: Vec<Series> = vec![
+        ("probe score", BLACK, probe(|p| p.score)),
         ("policy top-1", BLUE, probe(|p| p.policy_top1)),
         ("policy mass", GREEN, probe(|p| p.policy_mass)),
         ("value sign", RED, probe(|p| p.value_sign)),

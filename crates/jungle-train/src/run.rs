@@ -35,6 +35,7 @@ use jungle_play::arena::{run_match, ArenaConfig};
 use jungle_play::elo::Rating;
 use jungle_play::opening::derive_seed;
 use jungle_play::{NetSpec, PlayerFactory, PlayerSpec};
+use jungle_probe::metrics::PROBE_SCORE;
 use jungle_probe::{probe_network, Metric, Suite};
 use jungle_selfplay::{
     read_shard_among, run_selfplay, shard_files, shard_stats, GameList, RuleMixture, SelfPlayStats,
@@ -122,17 +123,27 @@ pub struct ProbeRecord {
     pub step: u64,
     /// Positions probed.
     pub positions: usize,
+    /// The probe's score: the mean of `policy_mass` and `value_sign`
+    /// (docs/probe.md).
+    #[serde(default)]
+    pub score: Option<f64>,
     /// Share of positions where the move matters whose prior's top move is
     /// a good one.
-    pub policy_top1: f64,
+    pub policy_top1: Option<f64>,
     /// Mean prior mass on the good moves there.
-    pub policy_mass: f64,
+    pub policy_mass: Option<f64>,
     /// Share of won or lost positions whose value has the label's sign.
-    pub value_sign: f64,
+    pub value_sign: Option<f64>,
     /// Mean log-loss of the value head against the label's class.
-    pub value_logloss: f64,
+    pub value_logloss: Option<f64>,
     /// Seconds the probe took.
     pub seconds: f64,
+}
+
+/// A metric of the probe in the generation line (`-` where the sub-suite
+/// has no position for it).
+fn metric_text(x: Option<f64>) -> String {
+    x.map_or("-".to_string(), |x| format!("{x:.3}"))
 }
 
 /// One generation's self-play games: how many, how many drawn, how long.
@@ -477,11 +488,12 @@ impl Run {
         let net = InferenceNet::new(&self.trainer.inference_net(), &self.compute);
         let mut evaluator = NetEvaluator::on(net);
         let probe = probe_network(&mut evaluator, suite);
-        let mean = |m: Metric| probe.metrics.all(m).map_or(f64::NAN, |e| e.mean);
+        let mean = |m: Metric| probe.metrics.all(m).map(|e| e.mean);
         self.state.probes.push(ProbeRecord {
             generation: self.state.generation,
             step: self.state.step,
             positions: probe.positions,
+            score: probe.metrics.named(PROBE_SCORE).map(|e| e.mean),
             policy_top1: mean(Metric::PolicyTop1),
             policy_mass: mean(Metric::PolicyMass),
             value_sign: mean(Metric::ValueSign),
@@ -1085,8 +1097,11 @@ impl Run {
                 .last()
                 .filter(|p| p.generation == s.generation)
                 .map_or(String::new(), |p| format!(
-                    " | probe top1 {:.3} sign {:.3} logloss {:.3}",
-                    p.policy_top1, p.value_sign, p.value_logloss
+                    " | probe score {} top1 {} sign {} logloss {}",
+                    metric_text(p.score),
+                    metric_text(p.policy_top1),
+                    metric_text(p.value_sign),
+                    metric_text(p.value_logloss)
                 )),
             elo.map_or("?".to_string(), |r| format!("{} {:+.0} +- {:.0}", r.player, r.elo, 1.96 * r.stderr)),
             s.seconds / 60.0,

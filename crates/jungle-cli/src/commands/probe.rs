@@ -8,7 +8,7 @@ use anyhow::{Context, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use jungle_net::{cpu_device, load_checkpoint, Compute, NetEvaluator};
-use jungle_probe::metrics::{Estimate, Metric};
+use jungle_probe::metrics::{Estimate, PROBE_SCORE};
 use jungle_probe::{probe_network, probe_player, MetricTable, Suite};
 use serde::Serialize;
 use std::path::PathBuf;
@@ -54,14 +54,17 @@ struct Row {
     metrics: MetricTable,
 }
 
-const NETWORK_METRICS: [Metric; 5] = [
-    Metric::PolicyTop1,
-    Metric::PolicyMass,
-    Metric::ValueSign,
-    Metric::ValueLogLoss,
-    Metric::ForcedTop1,
+/// The bare network's columns: the probe's score first (the first screen),
+/// then its parts and the other metrics.
+const NETWORK_METRICS: [&str; 6] = [
+    PROBE_SCORE,
+    "policy_top1",
+    "policy_mass",
+    "value_sign",
+    "value_logloss",
+    "forced_top1",
 ];
-const PLAYER_METRICS: [Metric; 2] = [Metric::MovesFound, Metric::ForcedFound];
+const PLAYER_METRICS: [&str; 2] = ["moves_found", "forced_found"];
 
 fn cell(e: Option<Estimate>) -> String {
     e.map_or("-".to_string(), |e| {
@@ -69,16 +72,16 @@ fn cell(e: Option<Estimate>) -> String {
     })
 }
 
-fn print_table(rows: &[&Row], metrics: &[Metric]) {
+fn print_table(rows: &[&Row], metrics: &[&str]) {
     print!("{:<44}", "");
     for m in metrics {
-        print!(" {:>15}", m.name());
+        print!(" {m:>15}");
     }
     println!(" {:>8}", "seconds");
     for row in rows {
         print!("{:<44}", row.name);
         for &m in metrics {
-            print!(" {:>15}", cell(row.metrics.all(m)));
+            print!(" {:>15}", cell(row.metrics.named(m)));
         }
         println!(" {:>8.1}", row.seconds);
     }
@@ -162,7 +165,7 @@ pub fn run(args: &ProbeArgs) -> Result<()> {
     );
     let networks: Vec<&Row> = rows.iter().filter(|r| r.kind == "network").collect();
     if !networks.is_empty() {
-        println!("\nbare networks (value_logloss: lower is better; +- one standard error over positions)");
+        println!("\nbare networks (probe_score = (policy_mass + value_sign) / 2, the first screen; value_logloss: lower is better; +- one standard error over positions)");
         print_table(&networks, &NETWORK_METRICS);
     }
     let searched: Vec<&Row> = rows.iter().filter(|r| r.kind == "player").collect();

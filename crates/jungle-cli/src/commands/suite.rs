@@ -39,13 +39,13 @@ pub struct SuiteArgs {
     #[arg(long = "pairing", value_name = "A,B")]
     pairings: Vec<String>,
     /// Games each pairing plays.
-    #[arg(long, default_value_t = 160)]
+    #[arg(long, default_value_t = 400)]
     games: u32,
     /// Positions of each phase (opening, middle, ending).
     #[arg(long, default_value_t = 2000)]
     per_phase: usize,
-    /// Positions taken from one game at most.
-    #[arg(long, default_value_t = 8)]
+    /// Positions of each phase taken from one game at most.
+    #[arg(long, default_value_t = 3)]
     per_game: usize,
     /// Alpha-beta's depth for the labels.
     #[arg(long, default_value_t = LabellerSettings::default().depth)]
