@@ -96,7 +96,7 @@ fn a_made_suite_reads_back_and_players_are_probed_on_it() {
     let (ok, _, stderr) = jungle(&["probe", "--suite", bad.to_str().unwrap(), DEFAULT_NET]);
     assert!(!ok);
     assert!(
-        stderr.contains("bad.jsonl, line 2") && stderr.contains("best"),
+        stderr.contains("bad.jsonl`, line 2") && stderr.contains("best"),
         "{stderr}"
     );
     let _ = std::fs::remove_dir_all(&dir);

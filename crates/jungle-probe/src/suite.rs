@@ -232,13 +232,31 @@ impl Suite {
         text
     }
 
-    /// Every `every`-th position (a fixed sub-suite, spread over the file).
+    /// A fixed sub-suite of one position in `every` (rounded up): the
+    /// positions drawn by a fixed pseudo-random order, so the sub-suite
+    /// keeps the suite's mix of phases and pairings (the file lists them
+    /// in turn, so a plain stride would take one pairing's alone), and
+    /// listed in the file's order.
     pub fn every(&self, every: usize) -> Suite {
+        let every = every.max(1);
+        let n = self.entries.len();
+        let mut order: Vec<usize> = (0..n).collect();
+        order.sort_by_key(|&i| splitmix64(i as u64));
+        let mut chosen: Vec<usize> = order[..n.div_ceil(every)].to_vec();
+        chosen.sort_unstable();
         Suite {
-            entries: self.entries.iter().step_by(every.max(1)).cloned().collect(),
+            entries: chosen.iter().map(|&i| self.entries[i].clone()).collect(),
             ..self.clone()
         }
     }
+}
+
+/// SplitMix64's finaliser: a fixed, well-mixed order of the positions.
+fn splitmix64(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
 }
 
 impl SuiteEntry {
@@ -279,5 +297,70 @@ impl SuiteEntry {
             good,
             winning,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_standard_suite_is_whole_and_spread_over_the_game() {
+        let suite = Suite::standard().unwrap();
+        assert!(suite.entries.len() >= 5000, "{}", suite.entries.len());
+        for phase in Phase::ALL {
+            let n = suite
+                .entries
+                .iter()
+                .filter(|e| e.label.phase == phase)
+                .count();
+            assert!(n >= 1500, "{} {phase:?} positions", n);
+        }
+        assert_eq!(suite.header.labeller, LabellerSettings::default());
+        // A forced win is labelled a win, and its best move keeps it.
+        for e in suite
+            .entries
+            .iter()
+            .filter(|e| e.label.forced_win.is_some())
+        {
+            assert_eq!(e.label.outcome, Outcome::Win, "{}", e.label.fen);
+            assert!(e.winning.contains(&e.good[0]), "{}", e.label.fen);
+        }
+        // A sub-suite keeps the mix of phases.
+        let sixth = suite.every(6);
+        assert_eq!(sixth.entries.len(), suite.entries.len().div_ceil(6));
+        for phase in Phase::ALL {
+            let share = |s: &Suite| {
+                s.entries.iter().filter(|e| e.label.phase == phase).count() as f64
+                    / s.entries.len() as f64
+            };
+            assert!((share(&sixth) - share(&suite)).abs() < 0.05, "{phase:?}");
+        }
+        // No position twice.
+        let fens: std::collections::HashSet<&str> =
+            suite.entries.iter().map(|e| e.label.fen.as_str()).collect();
+        assert_eq!(fens.len(), suite.entries.len());
+    }
+
+    #[test]
+    fn a_damaged_suite_names_the_line() {
+        let header = STANDARD_SUITE.lines().next().unwrap();
+        let line = STANDARD_SUITE.lines().nth(1).unwrap();
+        let wrong_legal = line.replacen("\"legal\":", "\"legal\":9", 1);
+        let text = format!("{header}\n{wrong_legal}\n");
+        let e = Suite::parse(Path::new("x.jsonl"), &text)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("`x.jsonl`, line 2") && e.contains("legal"),
+            "{e}"
+        );
+        let e = Suite::parse(Path::new("y.jsonl"), "{\"suite\": 1}\n")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("`y.jsonl`, line 1") && e.contains("header"),
+            "{e}"
+        );
     }
 }

@@ -31,7 +31,8 @@ pub struct ProbeArgs {
     /// suites/standard.jsonl).
     #[arg(long)]
     suite: Option<PathBuf>,
-    /// Probe every n-th position only (a sub-suite, for quick looks).
+    /// Probe one position in n only (a fixed sub-suite with the suite's
+    /// mix of phases and pairings, for quick looks).
     #[arg(long, default_value_t = 1)]
     every: usize,
     /// Worker threads for the players' searches (default: all cores).
@@ -154,7 +155,7 @@ pub fn run(args: &ProbeArgs) -> Result<()> {
         return Ok(());
     }
     println!(
-        "suite {}: {} positions (every {} of {}), labels by alpha-beta depth {} (margin {} points) and the solver ({} moves)",
+        "suite {}: {} positions (one in {} of {}), labels by alpha-beta depth {} (margin {} points) and the solver ({} moves)",
         suite.origin.display(),
         suite.entries.len(),
         args.every,
