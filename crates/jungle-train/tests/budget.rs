@@ -81,6 +81,12 @@ fn a_run_budgeted_in_samples_is_the_same_alone_and_beside_another() {
     // The clock did not make them equal: the shared run's time differs.
     assert_ne!(alone.seconds, shared.seconds);
     assert_ne!(course(&other), course(&alone));
+    // Every generation has its held-out losses and its probe (the tiny run
+    // plays the standard rules), and the plot of them is drawn.
+    assert_eq!(alone.probes.len() as u32, alone.generation);
+    assert!(alone.probes.iter().all(|p| p.positions > 900 && p.score.is_some()));
+    assert!(alone.losses.iter().all(|l| l.held_out_value.is_some()));
+    assert!(root.join("checkpoints/alone/probe.png").is_file());
     let status = shared.budget.as_ref().expect("state.json says the budget");
     assert_eq!(status.rules, "samples");
     assert_eq!(status.limit, samples as f64);
