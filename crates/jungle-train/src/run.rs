@@ -106,6 +106,9 @@ pub struct LossRecord {
     pub held_out_value: Option<f32>,
 }
 
+/// Held while a new run seeds the backend and initialises its network.
+static INIT_TURN: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 /// The in-run probe's sub-suite: every this many positions of the standard
 /// suite.
 pub const PROBE_SUBSUITE_EVERY: usize = 6;
@@ -418,6 +421,10 @@ impl Run {
             }
             (state, trainer)
         } else {
+            // The backend's seed is one per process: two runs opened at
+            // once in one process take turns, so each gets its own seed's
+            // network.
+            let _turn = INIT_TURN.lock().unwrap_or_else(|e| e.into_inner());
             device.seed(config.run.seed);
             let trainer = Trainer::new(
                 &config.net,
@@ -695,13 +702,16 @@ impl Run {
         if let Some(left) = cfg.run.steps_left(self.state.samples_seen, t.batch_size) {
             steps = steps.min(left);
         }
-        // Held-out losses: the new positions, before any step sees them.
+        // Held-out losses: the new positions, before any step sees them
+        // (their own stream of random numbers, so training's is as before).
         let held_out = {
+            let mut rng = ChaCha8Rng::seed_from_u64(derive_seed(cfg.run.seed, gen as u64, 3));
             let mut sum = Losses::default();
             let mut count = 0;
             for batch in window.newest_batches(
                 (new_positions as usize).min(HELD_OUT_POSITIONS),
-                t.batch_size.max(256),
+                t.batch_size,
+                &mut rng,
             ) {
                 let l = self.trainer.measure(&batch);
                 sum.policy += l.policy * batch.size as f32;

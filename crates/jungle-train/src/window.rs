@@ -7,6 +7,7 @@ use crate::samples::{game_positions, Batch, TrainingPosition};
 use jungle_net::encoding::Encoding;
 use jungle_rules::Rules;
 use jungle_selfplay::{read_shard_among, RuleMixture};
+use rand::seq::SliceRandom;
 use rand::Rng;
 use std::path::{Path, PathBuf};
 
@@ -127,11 +128,16 @@ impl ReplayWindow {
 
     /// The window's `count` newest positions (the generation just played,
     /// before any step trained on them), unmirrored, in batches of at most
-    /// `size`: what the held-out losses are measured on.
-    pub fn newest_batches(&self, count: usize, size: usize) -> Vec<Batch> {
+    /// `size`: what the held-out losses are measured on. The positions are
+    /// shuffled (with `rng`) across the batches, as training's batches mix
+    /// games: batch norm normalises each batch by its own statistics, and
+    /// a batch of one game's consecutive positions would be judged on
+    /// statistics no training batch has.
+    pub fn newest_batches(&self, count: usize, size: usize, rng: &mut impl Rng) -> Vec<Batch> {
         let count = count.min(self.positions.len());
-        (0..count)
-            .collect::<Vec<_>>()
+        let mut order: Vec<usize> = (0..count).collect();
+        order.shuffle(rng);
+        order
             .chunks(size.max(1))
             .map(|chunk| {
                 let samples: Vec<_> = chunk

@@ -1,6 +1,7 @@
-//! Runs budgeted in training samples (`[run] samples`): the same config and
-//! seed make the same run whether it has the machine to itself or shares
-//! it, and a budget raised on resume extends the run.
+//! Runs budgeted in training samples (`[run] samples`): a run ends on its
+//! budget with the schedule read from the samples, and a budget raised on
+//! resume extends the run (the same run alone and beside another process:
+//! crates/jungle-cli/tests/cli_budget.rs).
 
 use jungle_train::config::{TrainConfig, TINY_CONFIG};
 use jungle_train::run::{Run, RunState};
@@ -34,40 +35,13 @@ fn train(root: &std::path::Path, name: &str, config: TrainConfig) -> RunState {
     run.state().clone()
 }
 
-/// What must not depend on the machine: generations, games, plies, steps,
-/// samples and each generation's learning rate.
-fn course(s: &RunState) -> Vec<(u32, u64, u64, u64, u64, f64)> {
-    s.losses
-        .iter()
-        .zip(&s.selfplay)
-        .zip(&s.checkpoints[1..])
-        .map(|((l, sp), c)| {
-            (
-                l.generation,
-                sp.games,
-                sp.plies,
-                l.step,
-                c.samples_seen,
-                l.learning_rate,
-            )
-        })
-        .collect()
-}
-
 #[test]
-fn a_run_budgeted_in_samples_is_the_same_alone_and_beside_another() {
+fn a_run_budgeted_in_samples_ends_on_its_budget_and_records_its_yardsticks() {
+    // Alone and beside another process: crates/jungle-cli/tests/cli_budget.rs.
     let root = root("alone");
     let samples = 1200;
     let alone = train(&root, "alone", budgeted(samples, 3));
-    // The same run again, now sharing the cores with a different run.
-    let other_root = root.clone();
-    let busy = std::thread::spawn(move || train(&other_root, "other", budgeted(3000, 9)));
-    let shared = train(&root, "shared", budgeted(samples, 3));
-    let other = busy.join().unwrap();
-
-    assert_eq!(course(&alone), course(&shared));
     assert!(alone.generation >= 3, "{} generations", alone.generation);
-    assert_eq!(alone.samples_seen, shared.samples_seen);
     // Exactly the budget, rounded up to a batch of 32.
     assert!(
         alone.samples_seen >= samples && alone.samples_seen < samples + 32,
@@ -78,16 +52,18 @@ fn a_run_budgeted_in_samples_is_the_same_alone_and_beside_another() {
     let base = alone.config.train.learning_rate;
     let last = alone.losses.last().unwrap().learning_rate;
     assert!((last - 0.1 * base).abs() < 1e-12, "last rate {last}");
-    // The clock did not make them equal: the shared run's time differs.
-    assert_ne!(alone.seconds, shared.seconds);
-    assert_ne!(course(&other), course(&alone));
+    let rates: Vec<f64> = alone.losses.iter().map(|l| l.learning_rate).collect();
+    assert!(rates.windows(2).all(|w| w[1] <= w[0]), "{rates:?}");
     // Every generation has its held-out losses and its probe (the tiny run
     // plays the standard rules), and the plot of them is drawn.
     assert_eq!(alone.probes.len() as u32, alone.generation);
-    assert!(alone.probes.iter().all(|p| p.positions > 900 && p.score.is_some()));
+    assert!(alone
+        .probes
+        .iter()
+        .all(|p| p.positions > 900 && p.score.is_some()));
     assert!(alone.losses.iter().all(|l| l.held_out_value.is_some()));
     assert!(root.join("checkpoints/alone/probe.png").is_file());
-    let status = shared.budget.as_ref().expect("state.json says the budget");
+    let status = alone.budget.as_ref().expect("state.json says the budget");
     assert_eq!(status.rules, "samples");
     assert_eq!(status.limit, samples as f64);
     assert_eq!(status.progress, 1.0);
@@ -106,9 +82,14 @@ fn a_budget_raised_on_resume_extends_the_run() {
     assert!(more.samples_seen >= 1000 && more.samples_seen < 1032);
     // Nothing before the resume was redone.
     assert_eq!(&more.losses[..first.losses.len()], &first.losses[..]);
+    let kept = |c: &[jungle_train::run::CheckpointInfo]| -> Vec<(u32, u64, u64, u64)> {
+        c.iter()
+            .map(|c| (c.generation, c.step, c.games, c.samples_seen))
+            .collect()
+    };
     assert_eq!(
-        &more.checkpoints[..first.checkpoints.len()],
-        &first.checkpoints[..]
+        kept(&more.checkpoints[..first.checkpoints.len()]),
+        kept(&first.checkpoints)
     );
     // The schedule read the new budget: the first run ended at the last
     // drop (416 of 400 samples); resumed, 416 of 1000 is past the first
