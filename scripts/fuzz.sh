@@ -18,7 +18,7 @@ jobs="${2:-2}"
 shift $(( $# > 2 ? 2 : $# ))
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-  targets=(fen moves player_spec config variant shard checkpoint_json engine)
+  targets=(fen moves player_spec config variant shard checkpoint_json engine suite)
 fi
 
 command -v cargo-fuzz > /dev/null || cargo install cargo-fuzz --locked

@@ -2,7 +2,7 @@
 //!
 //! One function per reader of outside input (a position string, move text,
 //! a player spec, a training config, a variant file, a shard, checkpoint
-//! metadata, engine lines). Each takes arbitrary bytes and must return
+//! metadata, engine lines, a position suite). Each takes arbitrary bytes and must return
 //! without panicking, whatever they are: a reader answers bad input with an
 //! error. The cargo-fuzz targets in `fuzz/` call these functions, and
 //! `tests/corpus.rs` replays every input the fuzzers found (kept under
@@ -23,7 +23,7 @@ pub type Target = fn(&[u8]);
 
 /// The targets, by name (the file names under `fuzz/fuzz_targets/` and the
 /// folders under `tests/data/fuzz/`).
-pub const TARGETS: [(&str, Target); 8] = [
+pub const TARGETS: [(&str, Target); 9] = [
     ("fen", fen),
     ("moves", moves),
     ("player_spec", player_spec),
@@ -32,7 +32,16 @@ pub const TARGETS: [(&str, Target); 8] = [
     ("shard", shard),
     ("checkpoint_json", checkpoint_json),
     ("engine", engine),
+    ("suite", suite),
 ];
+
+/// A position suite (`jungle probe --suite`): read as a whole file.
+pub fn suite(data: &[u8]) {
+    let Some(text) = text(data) else { return };
+    if let Ok(suite) = jungle_probe::Suite::parse(Path::new("fuzz.jsonl"), text) {
+        let _ = suite.every(3);
+    }
+}
 
 fn text(data: &[u8]) -> Option<&str> {
     std::str::from_utf8(data).ok()

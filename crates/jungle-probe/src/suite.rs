@@ -199,7 +199,7 @@ impl Suite {
                 format!("`rules` is `{}`, expected a preset name", header.rules),
             )
         })?;
-        let mut entries = Vec::with_capacity(header.positions);
+        let mut entries = Vec::with_capacity(header.positions.min(1 << 16));
         for (i, line) in lines {
             let label: LabelledPosition = serde_json::from_str(line)
                 .map_err(|e| line_error(i + 1, format!("expected a labelled position: {e}")))?;
