@@ -103,6 +103,21 @@ fn a_made_suite_reads_back_and_players_are_probed_on_it() {
 }
 
 #[test]
+fn suite_flags_out_of_range_are_named() {
+    for (flag, value) in [
+        ("--depth", "99"),
+        ("--games", "0"),
+        ("--per-phase", "0"),
+        ("--margin", "-5"),
+    ] {
+        let arg = format!("{flag}={value}");
+        let (ok, _, stderr) = jungle(&["suite", "--out", "/nonexistent/s.jsonl", &arg]);
+        assert!(!ok);
+        assert!(stderr.contains(flag), "{flag}: {stderr}");
+    }
+}
+
+#[test]
 fn a_missing_checkpoint_and_nothing_to_probe_are_errors() {
     let (ok, _, stderr) = jungle(&["probe", "/nonexistent/ck"]);
     assert!(!ok);

@@ -34,33 +34,56 @@ pub struct BudgetStatus {
     pub progress: f64,
 }
 
+/// The limit a run's schedule reads: samples when set, else minutes when
+/// set, else generations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BudgetUnit {
+    /// Training samples (`[run] samples`).
+    Samples,
+    /// Wall-clock minutes of run time (`[run] minutes`).
+    Minutes,
+    /// Generations (`[run] generations`).
+    Generations,
+}
+
+impl BudgetUnit {
+    /// Its name in `state.json` (`budget.rules`).
+    pub fn name(self) -> &'static str {
+        match self {
+            BudgetUnit::Samples => "samples",
+            BudgetUnit::Minutes => "minutes",
+            BudgetUnit::Generations => "generations",
+        }
+    }
+}
+
 impl RunSection {
-    /// The unit of the budget that rules: `samples` when set, else
-    /// `minutes` when set, else `generations`.
-    pub fn budget_unit(&self) -> &'static str {
+    /// The unit of the budget that rules.
+    pub fn budget_unit(&self) -> BudgetUnit {
         if self.samples > 0 {
-            "samples"
+            BudgetUnit::Samples
         } else if self.minutes > 0.0 {
-            "minutes"
+            BudgetUnit::Minutes
         } else {
-            "generations"
+            BudgetUnit::Generations
         }
     }
 
     /// The budget in words, for the first screen.
     pub fn budget_text(&self) -> String {
-        let mut text = match self.budget_unit() {
-            "samples" => format!(
+        let unit = self.budget_unit();
+        let mut text = match unit {
+            BudgetUnit::Samples => format!(
                 "{} training samples (the same run on any machine; the schedule reads samples trained)",
                 self.samples
             ),
-            "minutes" => format!(
+            BudgetUnit::Minutes => format!(
                 "{} minutes of wall-clock time (the schedule reads the clock)",
                 self.minutes
             ),
-            _ => format!("{} generations", self.generations),
+            BudgetUnit::Generations => format!("{} generations", self.generations),
         };
-        if self.generations > 0 && self.budget_unit() != "generations" {
+        if self.generations > 0 && unit != BudgetUnit::Generations {
             text.push_str(&format!(", at most {} generations", self.generations));
         }
         text
@@ -103,12 +126,12 @@ impl RunSection {
     pub fn budget_status(&self, spent: Spent) -> BudgetStatus {
         let unit = self.budget_unit();
         let (limit, used) = match unit {
-            "samples" => (self.samples as f64, spent.samples as f64),
-            "minutes" => (self.minutes, spent.seconds / 60.0),
-            _ => (self.generations as f64, spent.generations as f64),
+            BudgetUnit::Samples => (self.samples as f64, spent.samples as f64),
+            BudgetUnit::Minutes => (self.minutes, spent.seconds / 60.0),
+            BudgetUnit::Generations => (self.generations as f64, spent.generations as f64),
         };
         BudgetStatus {
-            rules: unit.to_string(),
+            rules: unit.name().to_string(),
             limit,
             spent: used,
             progress: self.progress(spent),
@@ -130,7 +153,7 @@ mod tests {
     #[test]
     fn samples_rule_when_set_and_the_schedule_reads_them() {
         let r = run(&["run.generations=0", "run.samples=1000"]);
-        assert_eq!(r.budget_unit(), "samples");
+        assert_eq!(r.budget_unit(), super::BudgetUnit::Samples);
         let spent = super::Spent {
             generations: 7,
             samples: 250,

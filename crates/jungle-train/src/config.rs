@@ -108,7 +108,7 @@ pub struct TrainSection {
     #[serde(default)]
     pub lr_warmup_steps: u64,
     /// Learning-rate drops: from the point `at` of the run (the share of
-    /// its budget spent, [`Budget::progress`]) the rate is
+    /// its budget spent, [`RunSection::progress`]) the rate is
     /// `learning_rate x factor`; the last drop reached applies.
     #[serde(default)]
     pub lr_drops: Vec<LrDrop>,

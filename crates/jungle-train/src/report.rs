@@ -198,9 +198,6 @@ fn plot_yardstick(paths: &RunPaths, state: &RunState) -> Result<(), TrainError> 
             .filter_map(|l| Some((l.step as f64, f64::from(f(l)?))))
             .collect()
     };
-    if state.probes.is_empty() && held(|l| l.held_out_value).is_empty() {
-        return Ok(());
-    }
     let probes: Vec<Series> = vec![
         ("probe score", BLACK, probe(|p| p.score)),
         ("policy top-1", BLUE, probe(|p| p.policy_top1)),
@@ -216,6 +213,8 @@ fn plot_yardstick(paths: &RunPaths, state: &RunState) -> Result<(), TrainError> 
         series.into_iter().filter(|s| !s.2.is_empty()).collect()
     };
     let (probes, losses) = (keep(probes), keep(losses));
+    // Both panels need a line: runs from before these were recorded, or
+    // with neither, have no plot.
     if probes.is_empty() || losses.is_empty() {
         return Ok(());
     }

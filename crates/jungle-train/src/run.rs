@@ -109,8 +109,8 @@ pub struct LossRecord {
 /// Held while a new run seeds the backend and initialises its network.
 static INIT_TURN: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
-/// The in-run probe's sub-suite: every this many positions of the standard
-/// suite.
+/// The in-run probe's sub-suite: one position in this many of the standard
+/// suite ([`Suite::every`]).
 pub const PROBE_SUBSUITE_EVERY: usize = 6;
 
 /// The most new positions a generation's held-out losses are measured on.
@@ -485,11 +485,14 @@ impl Run {
     /// Probes the current network on the sub-suite if the generation is
     /// due ([`ProbeRecord`]).
     fn probe_if_due(&mut self) {
-        let every = self.config.eval.probe_every;
         let Some(suite) = &self.probe_suite else {
             return;
         };
-        if every == 0 || !self.state.generation.is_multiple_of(every) {
+        if !self
+            .state
+            .generation
+            .is_multiple_of(self.config.eval.probe_every)
+        {
             return;
         }
         let net = InferenceNet::new(&self.trainer.inference_net(), &self.compute);
@@ -702,24 +705,7 @@ impl Run {
         if let Some(left) = cfg.run.steps_left(self.state.samples_seen, t.batch_size) {
             steps = steps.min(left);
         }
-        // Held-out losses: the new positions, before any step sees them
-        // (their own stream of random numbers, so training's is as before).
-        let held_out = {
-            let mut rng = ChaCha8Rng::seed_from_u64(derive_seed(cfg.run.seed, gen as u64, 3));
-            let mut sum = Losses::default();
-            let mut count = 0;
-            for batch in window.newest_batches(
-                (new_positions as usize).min(HELD_OUT_POSITIONS),
-                t.batch_size,
-                &mut rng,
-            ) {
-                let l = self.trainer.measure(&batch);
-                sum.policy += l.policy * batch.size as f32;
-                sum.value += l.value * batch.size as f32;
-                count += batch.size;
-            }
-            (count > 0).then(|| (sum.policy / count as f32, sum.value / count as f32))
-        };
+        let held_out = self.held_out_losses(&window, new_positions as usize, gen);
         let mut rng = ChaCha8Rng::seed_from_u64(derive_seed(cfg.run.seed, gen as u64, 2));
         let train_bar = bar(
             steps as u64,
@@ -793,6 +779,26 @@ impl Run {
             self.print_generation(new_positions, window.len(), steps, &ratings.all, &times);
         }
         Ok(())
+    }
+
+    /// The policy and value losses of generation `gen`'s `new` positions
+    /// (the window's newest, at most [`HELD_OUT_POSITIONS`]) before any
+    /// step trains on them; `None` without any. Its own stream of random
+    /// numbers, so training's is as it was.
+    fn held_out_losses(&self, window: &ReplayWindow, new: usize, gen: u32) -> Option<(f32, f32)> {
+        let cfg = &self.config;
+        let mut rng = ChaCha8Rng::seed_from_u64(derive_seed(cfg.run.seed, gen as u64, 3));
+        let mut sum = Losses::default();
+        let mut count = 0;
+        for batch in
+            window.newest_batches(new.min(HELD_OUT_POSITIONS), cfg.train.batch_size, &mut rng)
+        {
+            let l = self.trainer.measure(&batch);
+            sum.policy += l.policy * batch.size as f32;
+            sum.value += l.value * batch.size as f32;
+            count += batch.size;
+        }
+        (count > 0).then(|| (sum.policy / count as f32, sum.value / count as f32))
     }
 
     /// Plays generation `gen`'s self-play into its partial folder and

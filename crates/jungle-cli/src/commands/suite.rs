@@ -75,6 +75,24 @@ fn bar(len: usize, what: &str) -> ProgressBar {
 
 /// Runs `jungle suite`.
 pub fn run(args: &SuiteArgs) -> Result<()> {
+    if !(1..=12).contains(&args.depth) {
+        anyhow::bail!("--depth: {}, expected 1 to 12 plies", args.depth);
+    }
+    if !(1..=6).contains(&args.solver_moves) {
+        anyhow::bail!("--solver-moves: {}, expected 1 to 6", args.solver_moves);
+    }
+    for (flag, value) in [
+        ("--games", args.games as usize),
+        ("--per-phase", args.per_phase),
+        ("--per-game", args.per_game),
+    ] {
+        if !(1..=1_000_000).contains(&value) {
+            anyhow::bail!("{flag}: {value}, expected 1 to 1000000");
+        }
+    }
+    if !(0..=100_000).contains(&args.margin) {
+        anyhow::bail!("--margin: {}, expected 0 to 100000 points", args.margin);
+    }
     let rules = load_rules("standard")?;
     let compute = Compute::cpu();
     let texts: Vec<String> = if args.pairings.is_empty() {
