@@ -49,6 +49,8 @@ enum Command {
     Variants(commands::variants::VariantsArgs),
     /// Score checkpoints and players on the labelled position suite in minutes: policy, value and forced wins against deep alpha-beta's labels.
     Probe(commands::probe::ProbeArgs),
+    /// The compute ladder's table and plot (docs/compute-ladder.csv, .png, .svg) remade from its runs' records.
+    Ladder(commands::ladder::LadderArgs),
     /// Make a labelled position suite: games of several strengths, positions by phase, labels by deep alpha-beta and the forced-win solver.
     Suite(commands::suite::SuiteArgs),
 }
@@ -74,6 +76,7 @@ fn main() -> ExitCode {
         Command::Serve(args) => commands::serve::run(&args),
         Command::Probe(args) => commands::probe::run(&args),
         Command::Suite(args) => commands::suite::run(&args),
+        Command::Ladder(args) => commands::ladder::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -23,6 +23,37 @@ pub fn temporary_path(path: &Path) -> PathBuf {
     PathBuf::from(name)
 }
 
+/// Reads the text of `path`, refusing what is not a regular file (a FIFO
+/// would block, a device could stream forever) and a file over `max_bytes`
+/// (the error says which and how big). Reads at most `max_bytes + 1`
+/// bytes, so a file that grows while it is read is refused too.
+pub fn read_text_bounded(path: &Path, max_bytes: u64) -> io::Result<String> {
+    use std::io::Read;
+    let file = File::open(path)?;
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "not a regular file",
+        ));
+    }
+    let too_big = |len: u64| {
+        io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!("{len} bytes, over the {max_bytes} this file may hold"),
+        )
+    };
+    if meta.len() > max_bytes {
+        return Err(too_big(meta.len()));
+    }
+    let mut text = String::with_capacity(meta.len() as usize);
+    file.take(max_bytes + 1).read_to_string(&mut text)?;
+    if text.len() as u64 > max_bytes {
+        return Err(too_big(text.len() as u64));
+    }
+    Ok(text)
+}
+
 /// Writes `bytes` to `path` atomically (see the crate's documentation).
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
     publish(path, |tmp| std::fs::write(tmp, bytes)).map_err(PublishError::into_io)
@@ -134,6 +165,30 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         dir
+    }
+
+    #[test]
+    fn bounded_reads_refuse_big_files_and_what_is_not_a_file() {
+        let dir = scratch("bounded");
+        let file = dir.join("a.json");
+        std::fs::write(&file, "0123456789").unwrap();
+        assert_eq!(read_text_bounded(&file, 10).unwrap(), "0123456789");
+        let big = read_text_bounded(&file, 9).unwrap_err();
+        assert!(big.to_string().contains("10 bytes, over the 9"), "{big}");
+        let folder = read_text_bounded(&dir, 1 << 20).unwrap_err();
+        assert!(
+            folder.to_string().contains("not a regular file") || folder.raw_os_error().is_some(),
+            "{folder}"
+        );
+        #[cfg(unix)]
+        {
+            let device = read_text_bounded(Path::new("/dev/zero"), 1 << 20).unwrap_err();
+            assert!(
+                device.to_string().contains("not a regular file"),
+                "{device}"
+            );
+        }
+        std::fs::remove_dir_all(dir).unwrap();
     }
 
     #[test]

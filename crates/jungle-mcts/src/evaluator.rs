@@ -39,12 +39,26 @@ impl Evaluation {
     /// A uniform prior over `n` moves and a scalar value `v` in [-1, 1]
     /// spread as win/loss (no draw mass).
     pub fn uniform(n: usize, v: f32) -> Evaluation {
-        let v = v.clamp(-1.0, 1.0);
         Evaluation {
             policy: vec![1.0 / n.max(1) as f32; n],
-            wdl: [(1.0 + v) / 2.0, 0.0, (1.0 - v) / 2.0],
+            wdl: wdl_of(v, 0.0),
         }
     }
+}
+
+/// The win/draw/loss of a scalar value `value` (win minus loss, clamped to
+/// [-1, 1]) with draw probability `draw`: `((1 + v - d) / 2, d, (1 - v -
+/// d) / 2)`, the draw held to `[0, 1 - |v|]` so no probability is negative
+/// (a value blended with other terms may claim more than its draw mass
+/// allows). With `draw` 0 it is the win/loss reading of `value` alone.
+pub fn wdl_of(value: f32, draw: f32) -> [f32; 3] {
+    let v = value.clamp(-1.0, 1.0);
+    let d = if draw.is_finite() {
+        draw.clamp(0.0, 1.0 - v.abs())
+    } else {
+        0.0
+    };
+    [(1.0 + v - d) / 2.0, d, (1.0 - v - d) / 2.0]
 }
 
 /// Judges batches of positions. Implementations may keep scratch buffers,
@@ -90,5 +104,32 @@ impl Evaluator for HeuristicEvaluator {
                 Evaluation::uniform(input.legal_moves.len(), v)
             })
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod wdl_tests {
+    use super::wdl_of;
+
+    #[test]
+    fn a_value_and_its_draw_mass_make_a_distribution() {
+        let close = |a: [f32; 3], b: [f32; 3]| {
+            assert!(
+                a.iter().zip(b).all(|(x, y)| (x - y).abs() < 1e-6),
+                "{a:?} != {b:?}"
+            );
+        };
+        close(wdl_of(0.0, 0.6), [0.2, 0.6, 0.2]);
+        close(wdl_of(0.5, 0.0), [0.75, 0.0, 0.25]);
+        // More draw than the value leaves room for is cut to fit.
+        close(wdl_of(0.5, 0.9), [0.5, 0.5, 0.0]);
+        close(wdl_of(-2.0, 0.3), [0.0, 0.0, 1.0]);
+        close(wdl_of(0.2, f32::NAN), [0.6, 0.0, 0.4]);
+        for &(v, d) in &[(0.3f32, 0.4f32), (-0.7, 0.2), (1.0, 0.5), (0.0, 1.0)] {
+            let wdl = wdl_of(v, d);
+            assert!((wdl.iter().sum::<f32>() - 1.0).abs() < 1e-6, "{wdl:?}");
+            assert!(wdl.iter().all(|&p| p >= 0.0), "{wdl:?}");
+            assert!((wdl[0] - wdl[2] - v.clamp(-1.0, 1.0)).abs() < 1e-6);
+        }
     }
 }

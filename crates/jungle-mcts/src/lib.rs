@@ -33,7 +33,9 @@ mod tree;
 
 pub use cache::{CacheCounters, CachedEvaluator};
 pub use config::{RootSelection, SearchConfig, SearchKeyError, PLAY_SAFETY_MOVES};
-pub use evaluator::{EvalInput, Evaluation, Evaluator, HeuristicEvaluator, UniformEvaluator};
+pub use evaluator::{
+    wdl_of, EvalInput, Evaluation, Evaluator, HeuristicEvaluator, UniformEvaluator,
+};
 pub use gumbel::{considered_visit_sequence, softmax};
 pub use parallel::ParallelEvaluator;
 pub use quiescence::{shift_value, WithQuiescence};

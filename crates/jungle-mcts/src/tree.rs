@@ -27,6 +27,12 @@ pub(crate) struct Node {
     pub visits: u32,
     pub in_flight: u32,
     pub value_sum: f32,
+    /// Draw probability of this node's position: the evaluator's, or
+    /// exact (1 or 0) once the node is terminal. Draws are the same for
+    /// both sides, so it needs no sign.
+    pub draw: f32,
+    /// Sum of the draw probabilities backed up through this node.
+    pub draw_sum: f32,
     /// With `minimax_weight`: the minimax of the quiescence values at the
     /// leaves below (the exact value once the node is terminal), for the
     /// side that played `mv`; read only once the node is expanded or terminal.
@@ -45,6 +51,8 @@ impl Node {
             visits: 0,
             in_flight: 0,
             value_sum: 0.0,
+            draw: 0.0,
+            draw_sum: 0.0,
             minimax: 0.0,
             first_child: 0,
             num_children: 0,
@@ -70,6 +78,12 @@ impl Node {
     #[inline]
     pub fn q(&self) -> Option<f32> {
         (self.visits > 0).then(|| self.value_sum / self.visits as f32)
+    }
+
+    /// Mean draw probability of the finished visits.
+    #[inline]
+    pub fn mean_draw(&self) -> Option<f32> {
+        (self.visits > 0).then(|| self.draw_sum / self.visits as f32)
     }
 
     /// The exact value of a node whose result is known (the game is over

@@ -255,6 +255,7 @@ fn the_solver_proves_a_win_in_three_and_stops_searching() {
     let result = search(&mut tree, &game, &mut UniformEvaluator);
     assert_eq!(result.best.to_string(), "d6d7");
     assert_eq!(result.value, 1.0, "a proven win");
+    assert_eq!((result.draw, result.wdl()), (0.0, [1.0, 0.0, 0.0]));
     assert!(result.simulations < 2000, "{}", result.simulations);
     let i = result.moves.iter().position(|&m| m == result.best).unwrap();
     assert_eq!(result.improved_policy[i], 1.0);
@@ -461,6 +462,45 @@ fn a_forced_draw_by_repetition_is_scored_as_a_draw() {
         .unwrap();
     assert!(r.visits[back] > 0);
     assert!(r.value.abs() < 0.5, "value {}", r.value);
+    // The drawn ends carry their draw mass to the root (the uniform
+    // evaluator's leaves carry none), and the win/draw/loss reads it.
+    let drawn = r.draw;
+    assert!(drawn > 0.05 && drawn <= 1.0, "draw {drawn}");
+    let wdl = r.wdl();
+    assert!((wdl[1] - drawn).abs() < 1e-6 && (wdl.iter().sum::<f32>() - 1.0).abs() < 1e-5);
+}
+
+/// Uniform priors and one win/draw/loss for every position.
+struct Drawish([f32; 3]);
+
+impl Evaluator for Drawish {
+    fn evaluate(&mut self, batch: &[EvalInput<'_>]) -> Vec<Evaluation> {
+        batch
+            .iter()
+            .map(|input| Evaluation {
+                wdl: self.0,
+                ..Evaluation::uniform(input.legal_moves.len(), 0.0)
+            })
+            .collect()
+    }
+}
+
+#[test]
+fn the_search_backs_up_its_leaves_draw_mass() {
+    let game = Game::new(Rules::default());
+    for (wdl, draw) in [([0.2, 0.6, 0.2], 0.6), ([0.5, 0.1, 0.4], 0.1)] {
+        let mut tree = Search::new(Rules::default(), config(64), 1);
+        let r = search(&mut tree, &game, &mut Drawish(wdl));
+        // No game ends within reach of the start: every leaf is the
+        // evaluator's, so the root's mean draw is exactly theirs.
+        assert!((r.draw - draw).abs() < 1e-4, "{} vs {draw}", r.draw);
+        assert!((r.chosen_draw - draw).abs() < 1e-4, "{}", r.chosen_draw);
+        let w = r.wdl();
+        assert!(
+            (w[0] - w[2] - r.value).abs() < 1e-5 && (w[1] - draw).abs() < 1e-4,
+            "{w:?}"
+        );
+    }
 }
 
 #[test]

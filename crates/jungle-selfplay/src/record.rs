@@ -35,6 +35,12 @@ pub struct MoveRecord {
     /// ([`surprise`]); `None` for cheap searches and for records read from
     /// shards of format version 1, which did not keep it.
     pub surprise: Option<f32>,
+    /// The search's draw probability at the root (as `root_value` reads
+    /// it: the mean, or the chosen move's), so that with `root_value` it
+    /// gives the search's own win/draw/loss (`jungle_mcts::wdl_of`);
+    /// `None` for records read from shards of format versions 1 and 2,
+    /// which did not keep it.
+    pub root_draw: Option<f32>,
 }
 
 /// KL(target || prior) in nats over the root's moves, `target` and

@@ -3,7 +3,7 @@
 //! everything before it. Written to a temporary name and renamed, so a
 //! killed run leaves only whole shards; read all-or-nothing.
 
-use crate::legacy::BodyV1;
+use crate::legacy::{LegacyBody, MoveRecordV1, MoveRecordV2};
 use crate::mixture::RuleMixture;
 use crate::record::GameRecord;
 use jungle_rules::Rules;
@@ -12,10 +12,10 @@ use std::path::{Path, PathBuf};
 
 /// The first bytes of every shard.
 pub const MAGIC: &[u8; 8] = b"JZSHARD\0";
-/// Version of the shard layout and of the records in it: 2 since the
-/// records keep their search's surprise; version 1 is still read
-/// ([`crate::legacy`]).
-pub const SHARD_VERSION: u32 = 2;
+/// Version of the shard layout and of the records in it: 3 since the
+/// records keep their search's draw probability (2: its surprise);
+/// versions 1 and 2 are still read ([`crate::legacy`]).
+pub const SHARD_VERSION: u32 = 3;
 
 /// The most bytes the records of one shard may claim when read (1 GiB, some
 /// 100,000 long games): a damaged length field is an error, not an
@@ -111,10 +111,10 @@ pub fn decode_shard(path: &Path, bytes: &[u8]) -> Result<Shard, ShardError> {
         return Err(damaged(path, "wrong magic: not a jungle-zero game shard"));
     }
     let version = u32::from_le_bytes(bytes[MAGIC.len()..header].try_into().expect("4 bytes"));
-    if version != 1 && version != SHARD_VERSION {
+    if !(1..=SHARD_VERSION).contains(&version) {
         return Err(damaged(
             path,
-            format!("format version {version}, expected 1 or {SHARD_VERSION}"),
+            format!("format version {version}, expected 1 to {SHARD_VERSION}"),
         ));
     }
     let (content, tail) = bytes.split_at(bytes.len() - 4);
@@ -127,15 +127,15 @@ pub fn decode_shard(path: &Path, bytes: &[u8]) -> Result<Shard, ShardError> {
         ));
     }
     let records = &content[header..];
-    let body = if version == 1 {
-        let (rules, game_count, games) = decode_body::<BodyV1>(path, records)?.into_parts();
-        Body {
-            rules,
-            game_count,
-            games,
-        }
-    } else {
-        decode_body(path, records)?
+    let legacy = |(rules, game_count, games)| Body {
+        rules,
+        game_count,
+        games,
+    };
+    let body = match version {
+        1 => legacy(decode_body::<LegacyBody<MoveRecordV1>>(path, records)?.into_parts()),
+        2 => legacy(decode_body::<LegacyBody<MoveRecordV2>>(path, records)?.into_parts()),
+        _ => decode_body(path, records)?,
     };
     if body.game_count as usize != body.games.len() {
         return Err(damaged(

@@ -186,6 +186,7 @@ impl Job<'_> {
                 root_value: 0.0,
                 target: Vec::new(),
                 surprise: None,
+                root_draw: None,
             })
             .collect();
         let mut slot = Slot {
@@ -263,6 +264,10 @@ impl Job<'_> {
                 RootValue::Mean => result.value,
                 RootValue::Chosen => result.chosen_value,
             },
+            root_draw: Some(match self.config.root_value {
+                RootValue::Mean => result.draw,
+                RootValue::Chosen => result.chosen_draw,
+            }),
             target,
         });
         slot.game

@@ -393,22 +393,18 @@ fn moves_in_records(games: &[jungle_selfplay::GameRecord]) -> Vec<Vec<u16>> {
         .collect()
 }
 
-#[test]
-fn a_version_1_shard_is_read_without_surprises_and_rewritten_as_version_2() {
-    // Written by `jungle selfplay` before the records kept their surprise
-    // (2 games, ply cap 24, `networks/bench-4x32`).
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/shard-v1.bin");
+/// Reads the fixture `name` of format `version` (2 games of
+/// `jungle selfplay`, ply cap 24, `networks/bench-4x32`, written by the
+/// binary of that version), checks that its games replay and that it
+/// rewrites as today's version unchanged; returns its move records.
+fn read_old_shard(name: &str, version: u32) -> Vec<jungle_selfplay::MoveRecord> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(name);
     let bytes = std::fs::read(&path).unwrap();
-    assert_eq!(
-        &bytes[8..12],
-        &1u32.to_le_bytes(),
-        "the fixture is version 1"
-    );
+    assert_eq!(&bytes[8..12], &version.to_le_bytes(), "{name}'s version");
     let shard = read_shard(&path, Some(&Rules::default())).unwrap();
     assert_eq!(shard.games.len(), 2);
-    let moves: Vec<_> = shard.games.iter().flat_map(|g| &g.moves).collect();
-    assert!(moves.iter().all(|m| m.surprise.is_none()));
-    assert!(moves.iter().any(|m| m.full_search && !m.target.is_empty()));
     for game in &shard.games {
         verify_game(game, &Rules::default()).unwrap();
     }
@@ -417,9 +413,50 @@ fn a_version_1_shard_is_read_without_surprises_and_rewritten_as_version_2() {
         &again[8..12],
         &jungle_selfplay::shard::SHARD_VERSION.to_le_bytes()
     );
-    assert_eq!(jungle_selfplay::shard::SHARD_VERSION, 2);
+    assert_eq!(jungle_selfplay::shard::SHARD_VERSION, 3);
     let decoded = jungle_selfplay::shard::decode_shard(&path, &again).unwrap();
     assert_eq!(decoded.games, shard.games);
+    shard.games.into_iter().flat_map(|g| g.moves).collect()
+}
+
+#[test]
+fn a_version_1_shard_is_read_without_surprises_or_draws() {
+    let moves = read_old_shard("shard-v1.bin", 1);
+    assert!(moves
+        .iter()
+        .all(|m| m.surprise.is_none() && m.root_draw.is_none()));
+    assert!(moves.iter().any(|m| m.full_search && !m.target.is_empty()));
+}
+
+#[test]
+fn a_version_2_shard_is_read_with_its_surprises_and_without_draws() {
+    let moves = read_old_shard("shard-v2.bin", 2);
+    assert!(moves.iter().all(|m| m.root_draw.is_none()));
+    assert!(moves
+        .iter()
+        .filter(|m| m.full_search)
+        .all(|m| m.surprise.is_some() && !m.target.is_empty()));
+    assert!(moves.iter().any(|m| m.full_search));
+}
+
+#[test]
+fn searched_moves_record_their_draw_probability() {
+    let dir = temp_dir("root-draw");
+    play(&dir, &small_config(2), HeuristicEvaluator, 2, 5);
+    let games = games_in(&dir);
+    let plies = games.iter().map(|g| g.moves.len()).sum::<usize>();
+    let searched: Vec<f32> = games
+        .iter()
+        .flat_map(|g| &g.moves)
+        .filter_map(|m| m.root_draw)
+        .collect();
+    // The random opening plies are not searched: no draw recorded.
+    assert!(!searched.is_empty() && searched.len() < plies);
+    assert!(
+        searched.iter().all(|d| (0.0..=1.0).contains(d)),
+        "{searched:?}"
+    );
+    std::fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]

@@ -82,10 +82,12 @@ pub struct TrainSection {
     /// Each new position is trained on this many times on average: steps per
     /// generation = new positions x reuse / batch size.
     pub sample_reuse: f64,
-    /// Share of the search's root value in the value target (0 to 1): the
-    /// target is `(1 - w) x game result + w x root value` (as win/loss
-    /// probabilities). The root value is known at every move, so it is a
-    /// less noisy (if biased) signal than a result decided many moves later.
+    /// Share of the search's own win/draw/loss in the value target (0 to
+    /// 1): the target is `(1 - w) x game result + w x (win, draw, loss)` of
+    /// the search's root value and draw probability
+    /// (`TrainingPosition::blend_search_value`). The search's view is known
+    /// at every move, so it is a less noisy (if biased) signal than a
+    /// result decided many moves later.
     #[serde(default)]
     pub value_search_weight: f64,
     /// Policy-surprise weighting (KataGo): positions are drawn in

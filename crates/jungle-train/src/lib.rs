@@ -17,6 +17,7 @@ pub mod decay;
 mod error;
 pub mod generations;
 pub mod incoming;
+pub mod ladder;
 pub mod layers;
 pub mod losses;
 pub mod matches;

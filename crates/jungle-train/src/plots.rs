@@ -331,6 +331,139 @@ pub fn plot_probe(dir: &Path, probe: &[Series], losses: &[Series]) -> Result<(),
     write_figure(dir, "probe", &ProbeFigure { probe, losses })
 }
 
+/// The compute ladder: for each config (a colour), the score against each
+/// ladder anchor (top panel: `alphabeta:4` solid, `alphabeta:6` dashed)
+/// and the probe's score (bottom panel) against the budget in hours on a
+/// log-2 axis; each seed a dot, the mean over seeds a line.
+struct LadderFigure<'a>(&'a [crate::ladder::LadderRun]);
+
+/// The colours of the ladder's configs, in order.
+const CONFIG_COLORS: [RGBColor; 6] = [
+    RGBColor(31, 119, 180),
+    RGBColor(214, 39, 40),
+    RGBColor(44, 160, 44),
+    RGBColor(148, 103, 189),
+    RGBColor(255, 127, 14),
+    RGBColor(23, 190, 207),
+];
+
+impl Figure for LadderFigure<'_> {
+    fn draw<DB: DrawingBackend>(&self, root: DrawingArea<DB, Shift>) -> DrawResult
+    where
+        DB::ErrorType: 'static,
+    {
+        use crate::ladder::{means_by_rung, LadderRun, LADDER_ANCHORS};
+        root.fill(&WHITE)?;
+        let runs = self.0;
+        // The ladder's rungs (1/4 to 2 hours) always in view.
+        let rungs = runs.iter().map(|r| r.rung.log2()).chain([-2.0, 1.0]);
+        let (x0, x1) = range(rungs, 0.1);
+        let (top, bottom) = root.split_vertically(SIZE.1 * 3 / 5);
+        let mut configs: Vec<&str> = runs.iter().map(|r| r.config.as_str()).collect();
+        configs.dedup();
+        let color = |config: &str| {
+            let i = configs.iter().position(|c| *c == config).unwrap_or(0);
+            CONFIG_COLORS[i % CONFIG_COLORS.len()]
+        };
+        type Value = fn(&LadderRun) -> Option<f64>;
+        /// A panel's lines: a name, what they plot, dashed or not.
+        type Lines<'l> = &'l [(&'l str, Value, bool)];
+        let scores: [(&str, Value, bool); 2] = [
+            (LADDER_ANCHORS[0].0, |r| r.anchors[0].score(), false),
+            (LADDER_ANCHORS[1].0, |r| r.anchors[1].score(), true),
+        ];
+        let probe: [(&str, Value, bool); 1] = [("", |r| Some(r.probe), false)];
+        let panels: [(&DrawingArea<DB, Shift>, &str, &str, Lines); 2] = [
+            (
+                &top,
+                "Score against the anchors (200 games each)",
+                "score",
+                &scores,
+            ),
+            (
+                &bottom,
+                "Probe score of the final network",
+                "probe score",
+                &probe,
+            ),
+        ];
+        for (area, caption, y_desc, values) in panels {
+            // Scores on their whole scale; the probe's range with at least
+            // 0.1 around it (its standard error is about 0.006).
+            let ys = runs
+                .iter()
+                .flat_map(|r| values.iter().filter_map(move |v| (v.1)(r)));
+            let (y0, y1) = if values.len() > 1 {
+                (0.0, 1.0)
+            } else {
+                let lo = ys.clone().fold(f64::INFINITY, f64::min);
+                let hi = ys.fold(f64::NEG_INFINITY, f64::max);
+                let pad = ((hi - lo) * 0.2).max(0.05);
+                (lo - pad, hi + pad)
+            };
+            let mut chart = ChartBuilder::on(area)
+                .caption(caption, ("sans-serif", 20))
+                .margin(10)
+                .x_label_area_size(36)
+                .y_label_area_size(60)
+                .build_cartesian_2d(x0..x1, y0..y1)?;
+            chart
+                .configure_mesh()
+                .x_desc("budget (hours of the 2-core reference machine, log scale)")
+                .y_desc(y_desc)
+                .x_labels(5)
+                .x_label_formatter(&|x| format!("{}", 2f64.powf(*x)))
+                .draw()?;
+            for &(name, value, dashed) in values {
+                for (config, means) in means_by_rung(runs, value) {
+                    let c = color(&config);
+                    let line = means.iter().map(|&(rung, m)| (rung.log2(), m));
+                    let label = if name.is_empty() {
+                        config.clone()
+                    } else {
+                        format!("{config} vs {name}")
+                    };
+                    if dashed {
+                        chart
+                            .draw_series(DashedLineSeries::new(line, 8, 5, c.stroke_width(2)))?
+                            .label(label)
+                            .legend(move |(a, b)| PathElement::new([(a, b), (a + 16, b)], c));
+                    } else {
+                        chart
+                            .draw_series(LineSeries::new(line, c.stroke_width(2)))?
+                            .label(label)
+                            .legend(move |(a, b)| PathElement::new([(a, b), (a + 16, b)], c));
+                    }
+                    chart.draw_series(
+                        runs.iter()
+                            .filter(|r| r.config == config)
+                            .filter_map(|r| Some((r.rung.log2(), value(r)?)))
+                            .map(|p| Circle::new(p, 4, c.filled())),
+                    )?;
+                }
+            }
+            chart
+                .configure_series_labels()
+                .position(SeriesLabelPosition::LowerRight)
+                .background_style(WHITE.mix(0.8))
+                .border_style(BLACK)
+                .draw()?;
+        }
+        root.present()?;
+        Ok(())
+    }
+}
+
+/// Writes `STEM.png` and `STEM.svg` in `dir`: the compute ladder
+/// ([`LadderFigure`]).
+pub fn plot_ladder(
+    dir: &Path,
+    stem: &str,
+    runs: &[crate::ladder::LadderRun],
+) -> Result<(), PlotError> {
+    write_figure(dir, stem, &LadderFigure(runs))
+}
+
 /// Writes `elo.png`/`elo.svg` (by step) and `elo-hours.png`/`elo-hours.svg` in `dir`.
 pub fn plot_elo(
     dir: &Path,

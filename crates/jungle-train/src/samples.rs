@@ -3,6 +3,7 @@
 //! when a batch is drawn, mirrored left-right at random (the board is
 //! symmetric, so a mirrored sample is as true as the original).
 
+use jungle_mcts::wdl_of;
 use jungle_net::encoding::{move_slot, Encoding, POLICY_SLOTS};
 use jungle_net::{SURVIVAL_NEAR_PLIES, SURVIVAL_OUTPUTS};
 use jungle_rules::{Game, Move, Position, Rules, Side};
@@ -23,6 +24,9 @@ pub struct TrainingPosition {
     pub wdl: [f32; 3],
     /// The search's root value for the side to move, in [-1, 1].
     pub search_value: f32,
+    /// The search's draw probability at the root (0 for games of shards
+    /// that did not keep it: their search value is read as win/loss only).
+    pub search_draw: f32,
     /// The search's surprise (KL of its target from the network's prior,
     /// `jungle_selfplay::record::surprise`); `None` when the shard did
     /// not keep it.
@@ -72,14 +76,15 @@ pub fn survival_bits(positions: &[Position], ply: usize) -> u32 {
 }
 
 impl TrainingPosition {
-    /// Mixes the search's root value into the result target: `(1 - weight)
-    /// x wdl + weight x (win (1 + v) / 2, draw 0, loss (1 - v) / 2)`.
+    /// Mixes the search's own win/draw/loss into the result target:
+    /// `(1 - weight) x wdl + weight x wdl_of(v, d)`, `v` and `d` the
+    /// search's root value and draw probability (`jungle_mcts::wdl_of`),
+    /// so a drawish position is taught as drawish, not as a coin flip.
     pub fn blend_search_value(&mut self, weight: f32) {
         if weight <= 0.0 {
             return;
         }
-        let v = self.search_value.clamp(-1.0, 1.0);
-        let search = [(1.0 + v) / 2.0, 0.0, (1.0 - v) / 2.0];
+        let search = wdl_of(self.search_value, self.search_draw);
         for (t, s) in self.wdl.iter_mut().zip(search) {
             *t = (1.0 - weight) * *t + weight * s;
         }
@@ -172,6 +177,7 @@ pub fn game_positions(
                         None => [0.0, 1.0, 0.0],
                     },
                     search_value: m.root_value,
+                    search_draw: m.root_draw.unwrap_or(0.0),
                     surprise: m.surprise,
                     moves_left: (total - ply) as f32 / 100.0,
                     survival: 0,
@@ -255,6 +261,7 @@ mod tests {
             target: Vec::new(),
             wdl,
             search_value,
+            search_draw: 0.0,
             surprise: None,
             moves_left: 0.5,
             survival: 0,
@@ -276,6 +283,22 @@ mod tests {
         let mut untouched = position([1.0, 0.0, 0.0], -0.9);
         untouched.blend_search_value(0.0);
         assert_eq!(untouched.wdl, [1.0, 0.0, 0.0]);
+    }
+
+    #[test]
+    fn a_drawish_search_is_blended_as_drawish_not_as_a_coin_flip() {
+        // A lost game whose search saw a level, mostly drawn position.
+        let mut level = position([0.0, 0.0, 1.0], 0.0);
+        level.search_draw = 0.8;
+        level.blend_search_value(0.5);
+        let expected = [0.05, 0.4, 0.55];
+        for (got, want) in level.wdl.iter().zip(expected) {
+            assert!((got - want).abs() < 1e-6, "{:?}", level.wdl);
+        }
+        // Without a draw probability (older shards) the value alone.
+        let mut old = position([0.0, 0.0, 1.0], 0.0);
+        old.blend_search_value(0.5);
+        assert_eq!(old.wdl, [0.25, 0.0, 0.75]);
     }
 
     fn fen(text: &str) -> Position {

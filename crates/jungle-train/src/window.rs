@@ -227,6 +227,7 @@ mod tests {
             target: Vec::new(),
             wdl: [0.0, 1.0, 0.0],
             search_value: 0.0,
+            search_draw: 0.0,
             surprise,
             moves_left: 0.5,
             survival: 0,

@@ -78,6 +78,7 @@ fn random_shard(rules: &Rules, games: u64, seed: u64) -> Vec<GameRecord> {
                         Vec::new()
                     },
                     surprise: None,
+                    root_draw: None,
                 });
                 game.play(mv).expect("a legal move");
             }

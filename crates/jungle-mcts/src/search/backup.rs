@@ -4,15 +4,16 @@
 use super::*;
 
 impl Search {
-    /// Adds `value` (for the side to move at the leaf) along a path, undoing
-    /// its virtual loss.
-    pub(super) fn backup(&mut self, path_start: usize, path_len: usize, value: f32) {
+    /// Adds `value` (for the side to move at the leaf) and the leaf's draw
+    /// probability `draw` along a path, undoing its virtual loss.
+    pub(super) fn backup(&mut self, path_start: usize, path_len: usize, value: f32, draw: f32) {
         let mut v = -value;
         for i in (path_start..path_start + path_len).rev() {
             let n = &mut self.tree.nodes[self.paths[i] as usize];
             n.in_flight -= 1;
             n.visits += 1;
             n.value_sum += v;
+            n.draw_sum += draw;
             v = -v;
         }
         if self.config.minimax_weight > 0.0 {
@@ -49,30 +50,34 @@ impl Search {
                 self.note_root_win();
                 return;
             }
-            let Some(best) = self.proven_best(parent) else {
+            let Some((best, draw)) = self.proven_best(parent) else {
                 return;
             };
             let n = &mut self.tree.nodes[parent];
             n.state = NodeState::Terminal;
             // From the point of view of the side that moved into `parent`.
             n.value = -best;
+            n.draw = draw;
             n.minimax = -best;
         }
     }
 
-    /// The value of `node` for its side to move if its children prove it:
-    /// a win when one child is a proven win, the best child when all are
-    /// proven; `None` otherwise.
-    pub(super) fn proven_best(&self, node: usize) -> Option<f32> {
+    /// The value of `node` for its side to move and its draw probability
+    /// if its children prove it: a win when one child is a proven win, the
+    /// best child when all are proven; `None` otherwise.
+    pub(super) fn proven_best(&self, node: usize) -> Option<(f32, f32)> {
         let kids = &self.tree.nodes[self.tree.nodes[node].children()];
         if kids.iter().any(|c| c.proven().is_some_and(|v| v >= 1.0)) {
-            return Some(1.0);
+            return Some((1.0, 0.0));
         }
-        let best = kids
-            .iter()
-            .map(|c| c.proven())
-            .try_fold(f32::NEG_INFINITY, |best, v| v.map(|v| best.max(v)))?;
-        best.is_finite().then_some(best)
+        let best = kids.iter().try_fold(None, |best: Option<&Node>, c| {
+            let v = c.proven()?;
+            Some(match best {
+                Some(b) if b.value >= v => Some(b),
+                _ => Some(c),
+            })
+        })??;
+        Some((best.value, best.draw))
     }
 
     /// Sets `root_win` to a root move proven to win, if there is one.

@@ -51,11 +51,12 @@ impl Search {
         let best_index = self.avoid_proven_loss(best_index, &visits);
         let (best_index, forced_win) = self.safety_check(best_index, &visits, &moves);
         let chosen = root.first_child as usize + best_index;
-        let (pv, value, chosen_value) = match (self.root_win, forced_win) {
-            (Some(win), _) => (vec![moves[win]], 1.0, 1.0),
-            (None, true) => (vec![moves[best_index]], 1.0, 1.0),
+        let (pv, (value, draw), (chosen_value, chosen_draw)) = match (self.root_win, forced_win) {
+            (Some(win), _) => (vec![moves[win]], (1.0, 0.0), (1.0, 0.0)),
+            (None, true) => (vec![moves[best_index]], (1.0, 0.0), (1.0, 0.0)),
             (None, false) => {
                 let mean = root.q().map_or(0.0, |q| -q);
+                let mean_draw = root.mean_draw().unwrap_or(0.0);
                 // A child's values are for the side that moved into it:
                 // the root's side to move. As the root's ranking reads them.
                 let n = &self.tree.nodes[chosen];
@@ -63,14 +64,24 @@ impl Search {
                     .exact(n)
                     .or(n.q().map(|q| self.with_minimax(n, q)))
                     .unwrap_or(mean);
-                (self.principal_variation(chosen), mean, chosen_value)
+                let chosen_draw = match n.proven() {
+                    Some(_) => n.draw,
+                    None => n.mean_draw().unwrap_or(mean_draw),
+                };
+                (
+                    self.principal_variation(chosen),
+                    (mean, mean_draw),
+                    (chosen_value, chosen_draw),
+                )
             }
         };
         SearchResult {
             best: moves[best_index],
             pv,
             value,
+            draw,
             chosen_value,
+            chosen_draw,
             moves,
             visits,
             visit_policy,

@@ -10,7 +10,7 @@ mod select;
 mod walk;
 
 use crate::config::{RootSelection, SearchConfig};
-use crate::evaluator::{EvalInput, Evaluation, Evaluator};
+use crate::evaluator::{wdl_of, EvalInput, Evaluation, Evaluator};
 use crate::forced::ForcedWins;
 use crate::gumbel::{considered_visit_sequence, softmax, transformed_completed_q, RootEdge};
 use crate::profile::{self, Phase};
@@ -42,18 +42,33 @@ pub struct SearchResult {
     pub prior: Vec<f32>,
     /// Mean value of the root for the side to move, in [-1, 1].
     pub value: f32,
+    /// Mean draw probability of the root's visits (0 for a win found at
+    /// once): with `value`, the search's own win/draw/loss
+    /// ([`SearchResult::wdl`]).
+    pub draw: f32,
     /// Value of the move chosen to play for the side to move, in [-1, 1]:
     /// its Q as the root's ranking reads it (exact when proven, blended
     /// with its minimax value under `minimax_weight`; 1 for a win found at
     /// once), or the root's mean when it has no visits. Sequential halving's forced visits to weak
     /// moves drag the root mean below it.
     pub chosen_value: f32,
+    /// Mean draw probability below the chosen move (exact when proven),
+    /// or the root's when it has no visits.
+    pub chosen_draw: f32,
     /// The move the search chose to play.
     pub best: Move,
     /// Principal variation: the chosen move, then the most visited line below it.
     pub pv: Vec<Move>,
     /// Simulations run for this move.
     pub simulations: u32,
+}
+
+impl SearchResult {
+    /// The search's own win/draw/loss at the root for the side to move:
+    /// its mean value with its mean draw probability ([`wdl_of`]).
+    pub fn wdl(&self) -> [f32; 3] {
+        wdl_of(self.value, self.draw)
+    }
 }
 
 /// A leaf waiting for the evaluator.
@@ -353,14 +368,15 @@ impl Search {
                 "one prior per legal move"
             );
             let node = leaf.node as usize;
-            let value = eval.value();
+            let (value, draw) = (eval.value(), eval.wdl[1]);
             self.tree.expand(node, leaf.moves.as_slice(), &eval.policy);
             let n = &mut self.tree.nodes[node];
             n.value = -value;
+            n.draw = draw;
             n.minimax = -leaf.quiescence;
             let was_root = node == 0;
             let start = leaf.path_start as usize;
-            self.backup(start, leaf.path_len as usize, value);
+            self.backup(start, leaf.path_len as usize, value, draw);
             if was_root {
                 self.prepare_root();
             } else {

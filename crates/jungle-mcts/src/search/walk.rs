@@ -25,8 +25,9 @@ impl Search {
                     node = child;
                 }
                 NodeState::Terminal => {
-                    let value = -self.tree.nodes[node].value;
-                    return self.score_terminal(path_start, value);
+                    let n = &self.tree.nodes[node];
+                    let (value, draw) = (-n.value, n.draw);
+                    return self.score_terminal(path_start, value, draw);
                 }
                 NodeState::Pending => {
                     for i in path_start..self.paths.len() {
@@ -50,10 +51,11 @@ impl Search {
         let moves = legal_moves_in_history(&pos, &self.rules, &self.history);
         if node != 0 {
             let outcome = end_of_game(&pos, &self.rules, !moves.is_empty(), reps);
+            let drawn = outcome.is_some_and(|o| o.winner.is_none());
             let value = match outcome {
                 // A draw is worth `draw_value` to the side that moved into
                 // it, so minus that to the side to move here.
-                Some(outcome) if outcome.winner.is_none() => Some(-self.config.draw_value),
+                Some(_) if drawn => Some(-self.config.draw_value),
                 Some(outcome) => Some(outcome.score_for(pos.side_to_move()) as f32 * 2.0 - 1.0),
                 None if self.config.win_check && winning_move(&pos, &moves).is_some() => Some(1.0),
                 None if self.config.loss_check
@@ -72,9 +74,11 @@ impl Search {
                 drop(checks);
                 let n = &mut self.tree.nodes[node];
                 n.state = NodeState::Terminal;
+                let draw = if drawn { 1.0 } else { 0.0 };
                 n.value = -value;
+                n.draw = draw;
                 n.minimax = -value;
-                return self.score_terminal(path_start, value);
+                return self.score_terminal(path_start, value, draw);
             }
             self.started += 1;
         }
@@ -97,9 +101,9 @@ impl Search {
         Walk::Queued
     }
 
-    pub(super) fn score_terminal(&mut self, path_start: usize, value: f32) -> Walk {
+    pub(super) fn score_terminal(&mut self, path_start: usize, value: f32, draw: f32) -> Walk {
         let len = self.paths.len() - path_start;
-        self.backup(path_start, len, value);
+        self.backup(path_start, len, value, draw);
         self.paths.truncate(path_start);
         self.started += 1;
         self.done += 1;

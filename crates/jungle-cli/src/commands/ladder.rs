@@ -1,0 +1,79 @@
+//! `jungle ladder`: the compute ladder's table and plot remade from the
+//! committed records of its runs (docs/compute-ladder.md).
+
+use anyhow::{Context, Result};
+use clap::Args;
+use jungle_train::ladder::{ladder_csv, read_ladder, LADDER_ANCHORS};
+use jungle_train::plots::plot_ladder;
+use std::path::PathBuf;
+
+/// Arguments of `jungle ladder`.
+#[derive(Args)]
+pub struct LadderArgs {
+    /// The records: `CONFIG/RUNGh-sSEED/` folders, each with the run's
+    /// `state.json`, `probe.json` (`jungle probe CKPT --json`) and its
+    /// games against the anchors (`vs-*.json`, `jungle arena ... --json`).
+    #[arg(default_value = "docs/experiments/ladder")]
+    records: PathBuf,
+    /// Where the table and plot go: `OUT.csv`, `OUT.png`, `OUT.svg`.
+    #[arg(long, default_value = "docs/compute-ladder")]
+    out: PathBuf,
+}
+
+/// Runs `jungle ladder`.
+pub fn run(args: &LadderArgs) -> Result<()> {
+    let runs = read_ladder(&args.records)?;
+    let stem = args
+        .out
+        .file_name()
+        .and_then(|s| s.to_str())
+        .with_context(|| {
+            format!(
+                "--out `{}`: expected a file stem such as docs/compute-ladder",
+                args.out.display()
+            )
+        })?;
+    let dir = match args.out.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let csv = dir.join(format!("{stem}.csv"));
+    jungle_files::write_atomically(&csv, ladder_csv(&runs).as_bytes())
+        .with_context(|| format!("writing {}", csv.display()))?;
+    plot_ladder(&dir, stem, &runs)?;
+    println!(
+        "{:<10} {:>6} {:>4} {:>10} {:>10} {:>6} {:>16} {:>16}",
+        "config",
+        "rung",
+        "seed",
+        "samples",
+        "plies",
+        "probe",
+        LADDER_ANCHORS[0].0,
+        LADDER_ANCHORS[1].0
+    );
+    for r in &runs {
+        let score = |i: usize| match r.anchors[i].score() {
+            Some(s) => format!("{s:.3} ({})", r.anchors[i].games()),
+            None => "-".to_string(),
+        };
+        println!(
+            "{:<10} {:>5}h {:>4} {:>10} {:>10} {:>6.3} {:>16} {:>16}",
+            r.config,
+            r.rung,
+            r.seed,
+            r.samples,
+            r.plies,
+            r.probe,
+            score(0),
+            score(1)
+        );
+    }
+    println!(
+        "{} runs; table {}, plot {}.png and .svg",
+        runs.len(),
+        csv.display(),
+        dir.join(stem).display()
+    );
+    Ok(())
+}

@@ -1,0 +1,89 @@
+//! `jungle ladder`: the compute ladder's table remade from the committed
+//! records reads their figures back, and a misnamed run folder or a
+//! damaged record is an error that names it.
+
+mod common;
+
+use common::{jungle, temp_dir};
+use std::path::Path;
+
+const RECORDS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/experiments/ladder");
+
+#[test]
+fn the_committed_records_give_the_published_rung() {
+    let dir = temp_dir("ladder-committed");
+    let out = dir.join("ladder");
+    let (ok, stdout, stderr) = jungle(&["ladder", RECORDS, "--out", out.to_str().unwrap()]);
+    assert!(ok, "{stderr}");
+    let csv = std::fs::read_to_string(dir.join("ladder.csv")).unwrap();
+    let mut lines = csv.lines();
+    assert!(lines
+        .next()
+        .unwrap()
+        .starts_with("config,rung,seed,samples,plies,probe,score_alphabeta4,score_alphabeta6"));
+    // docs/experiments/ladder/README.md: 725,120 samples, 489,157 plies,
+    // probe 0.582, 0.600 over 200 games against alphabeta:4.
+    assert!(
+        csv.lines()
+            .any(|l| l.starts_with("base,0.25,0,725120,489157,0.582") && l.contains(",0.6000,")),
+        "{csv}"
+    );
+    for ext in ["png", "svg"] {
+        assert!(dir.join(format!("ladder.{ext}")).is_file());
+    }
+    assert!(stdout.contains("0.600 (200)"), "{stdout}");
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+fn write(path: &Path, text: &str) {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
+#[test]
+fn a_misnamed_folder_or_a_damaged_record_is_named() {
+    let dir = temp_dir("ladder-bad");
+    let state = r#"{"samples_seen": 100, "selfplay": [{"plies": 40}, {"plies": 2}]}"#;
+    let probe =
+        r#"[{"kind": "network", "metrics": {"metrics": {"probe_score": {"all": {"mean": 0.5}}}}}]"#;
+    let arena = r#"{"b": "alphabeta:6", "a_wins": 3, "draws": 2, "b_wins": 5}"#;
+    write(&dir.join("records/base/0.5h-s1/state.json"), state);
+    write(&dir.join("records/base/0.5h-s1/probe.json"), probe);
+    write(&dir.join("records/base/0.5h-s1/vs-ab6-a.json"), arena);
+    write(&dir.join("records/base/0.5h-s1/vs-ab6-b.json"), arena);
+    let records = dir.join("records");
+    let out = dir.join("out/ladder");
+    std::fs::create_dir_all(dir.join("out")).unwrap();
+    let run = || {
+        jungle(&[
+            "ladder",
+            records.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ])
+    };
+    let (ok, _, stderr) = run();
+    assert!(ok, "{stderr}");
+    let csv = std::fs::read_to_string(dir.join("out/ladder.csv")).unwrap();
+    // Two matches of 10 games pooled: 6-4-10, 0.4; none against alphabeta:4.
+    assert!(
+        csv.contains("\nbase,0.5,1,100,42,0.5000,,0.4000,0,20\n"),
+        "{csv}"
+    );
+
+    write(&dir.join("records/base/0.5h-s1/probe.json"), "[]");
+    let (ok, _, stderr) = run();
+    assert!(
+        !ok && stderr.contains("probe.json") && stderr.contains("jungle probe"),
+        "{stderr}"
+    );
+
+    write(&dir.join("records/base/0.5h-s1/probe.json"), probe);
+    write(&dir.join("records/base/half-an-hour/state.json"), state);
+    let (ok, _, stderr) = run();
+    assert!(
+        !ok && stderr.contains("half-an-hour") && stderr.contains("RUNGh-sSEED"),
+        "{stderr}"
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}

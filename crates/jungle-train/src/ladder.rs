@@ -1,0 +1,359 @@
+//! The compute ladder (docs/compute-ladder.md): finished runs of each config
+//! at budgets of 1/4, 1/2, 1 and 2 hour-equivalents, scored by the probe and
+//! by games against the fixed anchors, read back from their committed
+//! records so that the table and its plot can always be remade.
+//!
+//! The records' layout: `DIR/CONFIG/RUNGh-sSEED/` (for example
+//! `base/0.25h-s0/`) holding the run's `state.json`, `probe.json` (`jungle
+//! probe CKPT --json`) and any number of `vs-*.json` (`jungle arena ...
+//! --json` with the run's network as `--a`), pooled by their `b` player.
+
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// The anchors whose scores the table keeps, with their column names.
+pub const LADDER_ANCHORS: [(&str, &str); 2] = [
+    ("alphabeta:4", "score_alphabeta4"),
+    ("alphabeta:6", "score_alphabeta6"),
+];
+
+/// The largest record the ladder reads (a run's `state.json` is about
+/// 100 KB; an arena result with every game's moves about 500 KB).
+pub const MAX_RECORD_BYTES: u64 = 64 << 20;
+
+/// Why the ladder's records could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum LadderError {
+    /// A file or folder could not be read.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file or folder.
+        path: PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// A record is not what the ladder expects.
+    #[error("{}: {problem}", path.display())]
+    Record {
+        /// The file or folder.
+        path: PathBuf,
+        /// What was found and what was expected.
+        problem: String,
+    },
+}
+
+fn io(path: &Path) -> impl FnOnce(std::io::Error) -> LadderError + '_ {
+    move |source| LadderError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+fn record(path: &Path, problem: impl Into<String>) -> LadderError {
+    LadderError::Record {
+        path: path.to_path_buf(),
+        problem: problem.into(),
+    }
+}
+
+/// Games of one player against one anchor, pooled over matches.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// The run's network's wins.
+    pub wins: u64,
+    /// Draws.
+    pub draws: u64,
+    /// The anchor's wins.
+    pub losses: u64,
+}
+
+impl Tally {
+    /// Games played.
+    pub fn games(&self) -> u64 {
+        self.wins + self.draws + self.losses
+    }
+
+    /// The score (a draw is half a win); `None` with no games.
+    pub fn score(&self) -> Option<f64> {
+        (self.games() > 0)
+            .then(|| (self.wins as f64 + 0.5 * self.draws as f64) / self.games() as f64)
+    }
+}
+
+/// One finished run of the ladder.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LadderRun {
+    /// The config's name (the records' folder).
+    pub config: String,
+    /// The budget in hour-equivalents of the reference machine.
+    pub rung: f64,
+    /// The run's seed.
+    pub seed: u64,
+    /// Samples trained on.
+    pub samples: u64,
+    /// Self-play plies played.
+    pub plies: u64,
+    /// The probe's score of the final network on the whole suite.
+    pub probe: f64,
+    /// Games against each of [`LADDER_ANCHORS`], in order (empty tallies
+    /// for those not played yet).
+    pub anchors: [Tally; LADDER_ANCHORS.len()],
+}
+
+/// What the ladder reads of a run's `state.json`.
+#[derive(Deserialize)]
+struct StateRecord {
+    samples_seen: u64,
+    #[serde(default)]
+    selfplay: Vec<SelfPlayGames>,
+}
+
+#[derive(Deserialize)]
+struct SelfPlayGames {
+    plies: u64,
+}
+
+/// What the ladder reads of an arena result.
+#[derive(Deserialize)]
+struct ArenaRecord {
+    b: String,
+    a_wins: u64,
+    draws: u64,
+    b_wins: u64,
+}
+
+/// The entries of `dir`, sorted by name.
+fn entries(dir: &Path) -> Result<Vec<PathBuf>, LadderError> {
+    let mut paths = std::fs::read_dir(dir)
+        .map_err(io(dir))?
+        .map(|e| e.map(|e| e.path()))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(io(dir))?;
+    paths.sort();
+    Ok(paths)
+}
+
+fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T, LadderError> {
+    let text = jungle_files::read_text_bounded(path, MAX_RECORD_BYTES).map_err(io(path))?;
+    serde_json::from_str(&text).map_err(|e| record(path, format!("malformed JSON: {e}")))
+}
+
+/// `RUNGh-sSEED` (for example `0.25h-s0`): the rung in hours and the seed.
+pub fn parse_run_folder(name: &str) -> Option<(f64, u64)> {
+    let (rung, seed) = name.split_once("h-s")?;
+    let rung: f64 = rung.parse().ok()?;
+    (rung.is_finite() && rung > 0.0).then_some(())?;
+    Some((rung, seed.parse().ok()?))
+}
+
+/// The probe's score of the first bare network in a `jungle probe --json`
+/// file.
+fn probe_score(path: &Path) -> Result<f64, LadderError> {
+    let rows: serde_json::Value = read_json(path)?;
+    rows.as_array()
+        .and_then(|rows| rows.iter().find(|r| r["kind"] == "network"))
+        .and_then(|r| r["metrics"]["metrics"]["probe_score"]["all"]["mean"].as_f64())
+        .ok_or_else(|| {
+            record(
+                path,
+                "no network row with metrics.probe_score.all.mean: expected the output of `jungle probe CKPT --json`",
+            )
+        })
+}
+
+/// Reads one run's folder.
+fn read_run(config: &str, folder: &Path) -> Result<LadderRun, LadderError> {
+    let name = folder.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    let (rung, seed) = parse_run_folder(name).ok_or_else(|| {
+        record(
+            folder,
+            "expected a run folder named RUNGh-sSEED, for example 0.25h-s0",
+        )
+    })?;
+    let state: StateRecord = read_json(&folder.join("state.json"))?;
+    let mut anchors = [Tally::default(); LADDER_ANCHORS.len()];
+    for path in entries(folder)? {
+        let file = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        if !(file.starts_with("vs-") && file.ends_with(".json")) {
+            continue;
+        }
+        let arena: ArenaRecord = read_json(&path)?;
+        let Some(i) = LADDER_ANCHORS.iter().position(|(spec, _)| *spec == arena.b) else {
+            continue;
+        };
+        anchors[i].wins += arena.a_wins;
+        anchors[i].draws += arena.draws;
+        anchors[i].losses += arena.b_wins;
+    }
+    Ok(LadderRun {
+        config: config.to_string(),
+        rung,
+        seed,
+        samples: state.samples_seen,
+        plies: state.selfplay.iter().map(|g| g.plies).sum(),
+        probe: probe_score(&folder.join("probe.json"))?,
+        anchors,
+    })
+}
+
+/// Every run under `dir` (`CONFIG/RUNGh-sSEED/`), by config, rung and seed.
+/// A config folder's files other than folders (a README) are skipped.
+pub fn read_ladder(dir: &Path) -> Result<Vec<LadderRun>, LadderError> {
+    let mut runs = Vec::new();
+    for config_dir in entries(dir)? {
+        if !config_dir.is_dir() {
+            continue;
+        }
+        let config = config_dir
+            .file_name()
+            .and_then(|n| n.to_str())
+            .ok_or_else(|| record(&config_dir, "a config folder's name must be UTF-8"))?
+            .to_string();
+        for folder in entries(&config_dir)? {
+            if folder.is_dir() {
+                runs.push(read_run(&config, &folder)?);
+            }
+        }
+    }
+    if runs.is_empty() {
+        return Err(record(
+            dir,
+            "no runs: expected folders CONFIG/RUNGh-sSEED/ holding state.json and probe.json",
+        ));
+    }
+    runs.sort_by(|a, b| {
+        a.config
+            .cmp(&b.config)
+            .then(a.rung.total_cmp(&b.rung))
+            .then(a.seed.cmp(&b.seed))
+    });
+    Ok(runs)
+}
+
+/// The table as CSV: `config, rung, seed, samples, plies, probe`, then one
+/// score column per anchor (empty where no game was played), then the
+/// games behind each score.
+pub fn ladder_csv(runs: &[LadderRun]) -> String {
+    let mut out = String::from("config,rung,seed,samples,plies,probe");
+    for (_, column) in LADDER_ANCHORS {
+        out.push(',');
+        out.push_str(column);
+    }
+    for (_, column) in LADDER_ANCHORS {
+        out.push_str(&format!(",{}", column.replace("score_", "games_")));
+    }
+    out.push('\n');
+    for r in runs {
+        out.push_str(&format!(
+            "{},{},{},{},{},{:.4}",
+            r.config, r.rung, r.seed, r.samples, r.plies, r.probe
+        ));
+        for t in &r.anchors {
+            match t.score() {
+                Some(s) => out.push_str(&format!(",{s:.4}")),
+                None => out.push(','),
+            }
+        }
+        for t in &r.anchors {
+            out.push_str(&format!(",{}", t.games()));
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// The mean over seeds of each config's runs at each rung: `(config,
+/// [(rung, mean of value)])`, leaving out runs where `value` is `None`.
+pub fn means_by_rung(
+    runs: &[LadderRun],
+    value: impl Fn(&LadderRun) -> Option<f64>,
+) -> Vec<(String, Vec<(f64, f64)>)> {
+    let mut by_config: BTreeMap<&str, Vec<(f64, f64, u32)>> = BTreeMap::new();
+    for r in runs {
+        let Some(v) = value(r) else { continue };
+        let points = by_config.entry(&r.config).or_default();
+        match points.iter_mut().find(|p| p.0 == r.rung) {
+            Some(p) => {
+                p.1 += v;
+                p.2 += 1;
+            }
+            None => points.push((r.rung, v, 1)),
+        }
+    }
+    by_config
+        .into_iter()
+        .map(|(config, mut points)| {
+            points.sort_by(|a, b| a.0.total_cmp(&b.0));
+            let means = points.iter().map(|p| (p.0, p.1 / p.2 as f64)).collect();
+            (config.to_string(), means)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn run_folders_name_their_rung_and_seed() {
+        assert_eq!(parse_run_folder("0.25h-s0"), Some((0.25, 0)));
+        assert_eq!(parse_run_folder("2h-s13"), Some((2.0, 13)));
+        for bad in [
+            "0.25h", "h-s0", "0h-s0", "-1h-s0", "1h-sx", "nanh-s0", "1x-s0",
+        ] {
+            assert_eq!(parse_run_folder(bad), None, "{bad}");
+        }
+    }
+
+    fn run(config: &str, rung: f64, seed: u64, probe: f64, ab4: Tally) -> LadderRun {
+        LadderRun {
+            config: config.into(),
+            rung,
+            seed,
+            samples: 1000,
+            plies: 2000,
+            probe,
+            anchors: [ab4, Tally::default()],
+        }
+    }
+
+    #[test]
+    fn the_table_keeps_empty_cells_for_games_not_played() {
+        let t = Tally {
+            wins: 95,
+            draws: 50,
+            losses: 55,
+        };
+        assert_eq!(t.score(), Some(0.6));
+        let csv = ladder_csv(&[run("base", 0.25, 0, 0.58214, t)]);
+        let mut lines = csv.lines();
+        assert_eq!(
+            lines.next(),
+            Some("config,rung,seed,samples,plies,probe,score_alphabeta4,score_alphabeta6,games_alphabeta4,games_alphabeta6")
+        );
+        assert_eq!(
+            lines.next(),
+            Some("base,0.25,0,1000,2000,0.5821,0.6000,,200,0")
+        );
+    }
+
+    #[test]
+    fn means_are_over_seeds_at_each_rung() {
+        let none = Tally::default();
+        let runs = [
+            run("base", 0.5, 0, 0.6, none),
+            run("base", 0.25, 0, 0.5, none),
+            run("base", 0.25, 1, 0.6, none),
+            run("wide", 0.25, 0, 0.7, none),
+        ];
+        let means = means_by_rung(&runs, |r| Some(r.probe));
+        assert_eq!(means.len(), 2);
+        assert_eq!(means[0].0, "base");
+        assert_eq!(means[0].1.len(), 2);
+        assert!((means[0].1[0].1 - 0.55).abs() < 1e-12 && means[0].1[0].0 == 0.25);
+        assert_eq!(means[0].1[1], (0.5, 0.6));
+        assert_eq!(means[1], ("wide".to_string(), vec![(0.25, 0.7)]));
+        assert!(means_by_rung(&runs, |r| r.anchors[0].score()).is_empty());
+    }
+}
