@@ -90,6 +90,12 @@ pub struct TrainSection {
     /// result decided many moves later.
     #[serde(default)]
     pub value_search_weight: f64,
+    /// TD(lambda) of the value target (0 to 1): 1 trains on the game's
+    /// result alone; lower values bootstrap from the win/draw/loss of the
+    /// searches that followed the position (`samples::td_returns`), a
+    /// target with less noise than a result decided many moves later.
+    #[serde(default = "lambda_one")]
+    pub value_td_lambda: f64,
     /// Policy-surprise weighting (KataGo): positions are drawn in
     /// proportion to `1 - w + w x surprise / mean surprise`, the surprise
     /// being the KL divergence of the search's target from the network's
@@ -214,10 +220,16 @@ pub struct TrainConfig {
     pub eval: EvalSection,
 }
 
+/// `value_td_lambda`'s value in configs from before it existed: the
+/// game's result alone.
+fn lambda_one() -> f64 {
+    1.0
+}
+
 /// The keys of `[experimental]`: switches that experiments tried and the
 /// default did not adopt (each page under `docs/experiments/` says what
 /// it measured), and where each is read.
-pub const EXPERIMENTAL: [(&str, &[&str]); 5] = [
+pub const EXPERIMENTAL: [(&str, &[&str]); 6] = [
     ("draw_value", &["selfplay", "search", "draw_value"]),
     (
         "win_in_two_check",
@@ -225,6 +237,7 @@ pub const EXPERIMENTAL: [(&str, &[&str]); 5] = [
     ),
     ("minimax_weight", &["selfplay", "search", "minimax_weight"]),
     ("value_search_weight", &["train", "value_search_weight"]),
+    ("value_td_lambda", &["train", "value_td_lambda"]),
     ("exchange_planes", &["net", "exchange_planes"]),
 ];
 
@@ -519,6 +532,7 @@ impl TrainConfig {
         InvalidKey::check_range("weight_decay", t.weight_decay, 0.0, 1.0)?;
         InvalidKey::check_range("sample_reuse", t.sample_reuse, 1e-3, 1000.0)?;
         InvalidKey::check_range("value_search_weight", t.value_search_weight, 0.0, 1.0)?;
+        InvalidKey::check_range("value_td_lambda", t.value_td_lambda, 0.0, 1.0)?;
         InvalidKey::check_range("surprise_weight", t.surprise_weight, 0.0, 1.0)?;
         InvalidKey::check_range("window_growth", t.window_growth, 0.0, 1.0)?;
         InvalidKey::check_range(
@@ -660,16 +674,21 @@ mod tests {
         .unwrap_err()
         .to_string();
         assert!(e.contains("lr_drops") && e.contains("at = 1.5"), "{e}");
-        let e = TrainConfig::from_toml(
-            &format!("{TINY_CONFIG}\n[experimental]\nvalue_search_weight = 1.5\n"),
+        for key in ["value_search_weight", "value_td_lambda"] {
+            let e = TrainConfig::from_toml(
+                &format!("{TINY_CONFIG}\n[experimental]\n{key} = 1.5\n"),
+                "x.toml",
+            )
+            .unwrap_err()
+            .to_string();
+            assert!(e.contains(key) && e.contains("0 to 1"), "{e}");
+        }
+        let td = TrainConfig::from_toml(
+            &format!("{TINY_CONFIG}\n[experimental]\nvalue_td_lambda = 0.9\n"),
             "x.toml",
         )
-        .unwrap_err()
-        .to_string();
-        assert!(
-            e.contains("value_search_weight") && e.contains("0 to 1"),
-            "{e}"
-        );
+        .unwrap();
+        assert_eq!(td.train.value_td_lambda, 0.9);
         // The material weight: in range, and only with the survival head.
         let with = |selfplay: &str, eval: &str, head: bool| {
             let text = TINY_CONFIG

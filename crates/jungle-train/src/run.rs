@@ -23,6 +23,7 @@ use crate::matches::{append_matches, read_matches, MatchLine};
 use crate::publish::incoming_prefix;
 use crate::publish::Publisher;
 use crate::report::{report, RunRatings};
+use crate::samples::ValueTargets;
 use crate::step::Trainer;
 use crate::value_baseline::ValueBaseline;
 use crate::window::{window_size, ReplayWindow};
@@ -693,7 +694,10 @@ impl Run {
             &self.mixture,
             self.config.net.encoding(),
             size,
-            self.config.train.value_search_weight as f32,
+            ValueTargets {
+                td_lambda: self.config.train.value_td_lambda as f32,
+                search_weight: self.config.train.value_search_weight as f32,
+            },
             self.config.train.surprise_weight as f32,
         )?;
         for q in window.quarantined() {

@@ -136,12 +136,85 @@ pub fn replay_game(
     Ok(game)
 }
 
-/// The training positions of a game: its full-search moves, replayed. A
-/// game that does not replay ([`verify_game`]: an illegal move or target, a
-/// target that is not a distribution, another result) is an error.
+/// How a game's value targets are made from its result and its searches.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ValueTargets {
+    /// TD(lambda) over the searches' win/draw/loss ([`td_returns`]): 1 is
+    /// the game's result alone, lower values bootstrap from the searches
+    /// of the positions that followed.
+    pub td_lambda: f32,
+    /// Share of the position's own search in the target
+    /// ([`TrainingPosition::blend_search_value`]), mixed in after the TD
+    /// return.
+    pub search_weight: f32,
+}
+
+impl Default for ValueTargets {
+    /// The game's result alone.
+    fn default() -> ValueTargets {
+        ValueTargets {
+            td_lambda: 1.0,
+            search_weight: 0.0,
+        }
+    }
+}
+
+/// `wdl` from the other side's point of view.
+fn flipped(wdl: [f32; 3]) -> [f32; 3] {
+    [wdl[2], wdl[1], wdl[0]]
+}
+
+/// The TD(lambda) return of every ply of a game, for the side to move
+/// there: at the end the result; before it, `G_t = flip((1 - lambda) x
+/// S_{t+1} + lambda x G_{t+1})`, `S_{t+1}` the win/draw/loss of the search
+/// at the next ply (its root value and draw probability, `wdl_of`) for the
+/// side to move there, the opponent (sides alternate every ply). With
+/// `lambda = 1` every return is the result; with 0 each is the next
+/// search's view. The last move's return is the result itself.
+pub fn td_returns(record: &GameRecord, first_mover: Side, lambda: f32) -> Vec<[f32; 3]> {
+    let plies = record.moves.len();
+    // The side to move after the last move.
+    let last_mover = if plies % 2 == 0 {
+        first_mover
+    } else {
+        first_mover.opponent()
+    };
+    let mut g = match record.winner {
+        Some(w) if w == last_mover => [1.0, 0.0, 0.0],
+        Some(_) => [0.0, 0.0, 1.0],
+        None => [0.0, 1.0, 0.0],
+    };
+    let mut returns = vec![[0.0; 3]; plies];
+    for t in (0..plies).rev() {
+        let next = if t + 1 < plies {
+            let m = &record.moves[t + 1];
+            let s = wdl_of(m.root_value, m.root_draw.unwrap_or(0.0));
+            std::array::from_fn(|i| (1.0 - lambda) * s[i] + lambda * g[i])
+        } else {
+            g
+        };
+        g = flipped(next);
+        returns[t] = g;
+    }
+    returns
+}
+
+/// The training positions of a game: its full-search moves, replayed,
+/// their value targets the game's result. A game that does not replay
+/// ([`verify_game`]: an illegal move or target, a target that is not a
+/// distribution, another result) is an error.
 pub fn game_positions(
     record: &GameRecord,
     rules: &Rules,
+) -> Result<Vec<TrainingPosition>, BadGame> {
+    game_positions_with(record, rules, ValueTargets::default())
+}
+
+/// [`game_positions`] with the value targets made as `targets` says.
+pub fn game_positions_with(
+    record: &GameRecord,
+    rules: &Rules,
+    targets: ValueTargets,
 ) -> Result<Vec<TrainingPosition>, BadGame> {
     // Targets are read from disk: a move that is not legal there, or a
     // probability that is not one, would panic or poison the loss below.
@@ -187,10 +260,16 @@ pub fn game_positions(
         Ok(())
     })?;
     positions.push(*end.position());
+    let returns = (targets.td_lambda < 1.0)
+        .then(|| td_returns(record, positions[0].side_to_move(), targets.td_lambda));
     Ok(out
         .into_iter()
         .map(|(ply, mut p)| {
             p.survival = survival_bits(&positions, ply);
+            if let Some(returns) = &returns {
+                p.wdl = returns[ply];
+            }
+            p.blend_search_value(targets.search_weight);
             p
         })
         .collect())
@@ -299,6 +378,63 @@ mod tests {
         let mut old = position([0.0, 0.0, 1.0], 0.0);
         old.blend_search_value(0.5);
         assert_eq!(old.wdl, [0.25, 0.0, 0.75]);
+    }
+
+    /// A game of `values.len()` plies (moves not read by [`td_returns`]),
+    /// each searched with root value `v` and draw probability `d`.
+    fn game(values: &[(f32, f32)], winner: Option<Side>) -> GameRecord {
+        GameRecord {
+            start_fen: String::new(),
+            moves: values
+                .iter()
+                .map(|&(v, d)| MoveRecord {
+                    mv: 0,
+                    full_search: true,
+                    root_value: v,
+                    target: Vec::new(),
+                    surprise: None,
+                    root_draw: Some(d),
+                })
+                .collect(),
+            winner,
+            reason: None,
+            checkpoint: String::new(),
+            seed: 0,
+        }
+    }
+
+    fn close(a: [f32; 3], b: [f32; 3]) -> bool {
+        a.iter().zip(b).all(|(x, y)| (x - y).abs() < 1e-6)
+    }
+
+    #[test]
+    fn td_returns_bootstrap_from_the_searches_that_follow() {
+        // Three plies, South first; South wins. Ply 1 (North to move) was
+        // searched at -0.5 with no draw, ply 2 (South) at +0.2 with 0.4.
+        let g = game(&[(0.0, 0.0), (-0.5, 0.0), (0.2, 0.4)], Some(Side::South));
+        // lambda 1: the result for every mover.
+        let r = td_returns(&g, Side::South, 1.0);
+        assert!(close(r[0], [1.0, 0.0, 0.0]) && close(r[1], [0.0, 0.0, 1.0]));
+        assert!(close(r[2], [1.0, 0.0, 0.0]), "{r:?}");
+        // lambda 0: each ply the next search's view, flipped; the last the result.
+        let r = td_returns(&g, Side::South, 0.0);
+        assert!(close(r[2], [1.0, 0.0, 0.0]), "{r:?}");
+        // Ply 2's search for South: (0.4, 0.4, 0.2); for North at ply 1 flipped.
+        assert!(close(r[1], [0.2, 0.4, 0.4]), "{r:?}");
+        // Ply 1's search for North: (0.25, 0, 0.75); for South at ply 0 flipped.
+        assert!(close(r[0], [0.75, 0.0, 0.25]), "{r:?}");
+        // lambda 0.5 mixes them: ply 1 = flip(0.5 x (0.4, 0.4, 0.2) + 0.5 x (1, 0, 0)).
+        let r = td_returns(&g, Side::South, 0.5);
+        assert!(close(r[1], [0.1, 0.2, 0.7]), "{r:?}");
+        for w in &r {
+            assert!((w.iter().sum::<f32>() - 1.0).abs() < 1e-6);
+        }
+        // A drawn game of two plies, North first.
+        let d = td_returns(&game(&[(0.9, 0.0), (0.0, 0.0)], None), Side::North, 0.0);
+        assert!(
+            close(d[1], [0.0, 1.0, 0.0]) && close(d[0], [0.5, 0.0, 0.5]),
+            "{d:?}"
+        );
     }
 
     fn fen(text: &str) -> Position {

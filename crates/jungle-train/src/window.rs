@@ -3,7 +3,7 @@
 
 use crate::error::TrainError;
 use crate::generations::{quarantine, Quarantined};
-use crate::samples::{game_positions, Batch, TrainingPosition};
+use crate::samples::{game_positions_with, Batch, TrainingPosition, ValueTargets};
 use jungle_net::encoding::Encoding;
 use jungle_rules::Rules;
 use jungle_selfplay::{read_shard_among, RuleMixture};
@@ -34,9 +34,8 @@ pub fn window_size(min: usize, growth: f64, max: usize, positions_ever: u64) -> 
 
 impl ReplayWindow {
     /// Reads `files` (newest first, see [`crate::generations::window_files`])
-    /// until `size` positions are in, their value targets blended with
-    /// `search_weight` of the search's root value
-    /// ([`TrainingPosition::blend_search_value`]), to be drawn as inputs in
+    /// until `size` positions are in, their value targets made as `targets`
+    /// says ([`game_positions_with`]), to be drawn as inputs in
     /// `encoding`. A shard that fails its check (damaged, of another rule
     /// set than `mixture`'s, a game that does not replay) is moved to `quarantine` and
     /// skipped ([`ReplayWindow::quarantined`]); a file that cannot be read
@@ -48,7 +47,7 @@ impl ReplayWindow {
         mixture: &RuleMixture,
         encoding: Encoding,
         size: usize,
-        search_weight: f32,
+        targets: ValueTargets,
         surprise_weight: f32,
     ) -> Result<ReplayWindow, TrainError> {
         let mut positions = Vec::new();
@@ -58,7 +57,7 @@ impl ReplayWindow {
             if positions.len() >= size {
                 break;
             }
-            match shard_positions(path, mixture) {
+            match shard_positions(path, mixture, targets) {
                 Ok((mut found, variant)) => {
                     variants.resize(variants.len() + found.len(), variant as u8);
                     positions.append(&mut found);
@@ -72,9 +71,6 @@ impl ReplayWindow {
         }
         positions.truncate(size);
         variants.truncate(size);
-        for p in &mut positions {
-            p.blend_search_value(search_weight);
-        }
         let cumulative = if surprise_weight > 0.0 {
             sampling_weights(&positions, surprise_weight)
                 .into_iter()
@@ -201,6 +197,7 @@ enum ShardFault {
 fn shard_positions(
     path: &Path,
     mixture: &RuleMixture,
+    targets: ValueTargets,
 ) -> Result<(Vec<TrainingPosition>, usize), ShardFault> {
     let (shard, variant) = read_shard_among(path, mixture).map_err(|e| match e.damaged {
         true => ShardFault::Bad(e.problem),
@@ -208,7 +205,7 @@ fn shard_positions(
     })?;
     let mut positions = Vec::new();
     for (index, game) in shard.games.iter().enumerate().rev() {
-        let mut found = game_positions(game, &shard.rules)
+        let mut found = game_positions_with(game, &shard.rules, targets)
             .map_err(|e| ShardFault::Bad(format!("game {index}: {e}")))?;
         positions.append(&mut found);
     }
