@@ -174,7 +174,7 @@ fn flipped(wdl: [f32; 3]) -> [f32; 3] {
 pub fn td_returns(record: &GameRecord, first_mover: Side, lambda: f32) -> Vec<[f32; 3]> {
     let plies = record.moves.len();
     // The side to move after the last move.
-    let last_mover = if plies % 2 == 0 {
+    let last_mover = if plies.is_multiple_of(2) {
         first_mover
     } else {
         first_mover.opponent()
