@@ -411,3 +411,33 @@ fn a_run_is_mirrored_to_a_store_and_a_bad_store_url_is_named() {
     std::fs::remove_dir_all(root).unwrap();
     std::fs::remove_dir_all(store).unwrap();
 }
+
+#[test]
+fn a_run_that_diverges_stops_naming_generation_and_step_and_saves_nothing_of_it() {
+    let root = temp_dir("diverge");
+    let config = root.join("diverge.toml");
+    // A schedule that multiplies the rate by 1e30 from the start: the
+    // weights leave the floats at the first steps.
+    tiny_with(
+        &config,
+        "lr_drops = []",
+        "lr_drops = [{ at = 0.0, factor = 1e30 }]",
+    );
+    let (ok, _, stderr) = train(config.to_str().unwrap(), &root, Some("t"));
+    assert!(!ok, "the run must fail");
+    assert!(
+        stderr.contains("diverged at generation 1, step")
+            && stderr.contains("NaN")
+            && stderr.contains("newest checkpoint is step 0"),
+        "{stderr}"
+    );
+    // Only the initial network was written; the state names it alone.
+    let checkpoints: Vec<String> = std::fs::read_dir(root.join("checkpoints/t"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".bpk"))
+        .collect();
+    assert_eq!(checkpoints, ["00000000.bpk"]);
+    assert_eq!(state(&root)["step"], 0);
+    std::fs::remove_dir_all(root).unwrap();
+}

@@ -4,6 +4,7 @@
 //! exists is whole.
 
 use crate::encoding::{Encoding, POLICY_SLOTS};
+use crate::tensors::first_non_finite;
 use crate::{NetConfig, PolicyValueNet};
 use burn::module::Module;
 use burn::tensor::Device;
@@ -146,6 +147,15 @@ pub enum CheckpointError {
         /// What this build has.
         expected: String,
     },
+    /// The weights hold NaN or infinite values: the training that made
+    /// them diverged.
+    #[error("checkpoint `{path}`: {found}: the training that made it diverged; use an earlier checkpoint")]
+    NonFinite {
+        /// The weights file.
+        path: PathBuf,
+        /// The first tensor found with such values.
+        found: crate::tensors::NonFinite,
+    },
     /// The weights do not fit the architecture, or the architecture is not the one expected.
     #[error("checkpoint `{path}`: architecture mismatch: {message}")]
     Architecture {
@@ -207,6 +217,12 @@ pub fn save_checkpoint(
         })?;
     }
     let weights = with_suffix(&prefix, ".bpk");
+    if let Some(found) = first_non_finite(net) {
+        return Err(CheckpointError::NonFinite {
+            path: weights,
+            found,
+        });
+    }
     write_atomically(&weights, |tmp| {
         net.clone().save_file(tmp).map_err(|e| CheckpointError::Io {
             path: tmp.to_path_buf(),
@@ -303,6 +319,12 @@ pub fn load_checkpoint(path: &Path, device: &Device) -> Result<Checkpoint, Check
             message: format!("the weights do not fit {:?}: {e}", meta.net),
         }
     })?;
+    if let Some(found) = first_non_finite(&net) {
+        return Err(CheckpointError::NonFinite {
+            path: weights,
+            found,
+        });
+    }
     Ok(Checkpoint { meta, net })
 }
 

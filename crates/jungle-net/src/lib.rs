@@ -22,6 +22,7 @@ mod evaluator;
 pub mod export;
 mod inference_net;
 pub mod onnx;
+pub mod tensors;
 mod value_terms;
 
 pub use architecture::{NetConfig, SURVIVAL_NEAR_PLIES, SURVIVAL_OUTPUTS};

@@ -803,3 +803,66 @@ fn a_checkpoint_names_the_rule_sets_it_was_trained_under() {
     };
     assert_eq!(rules_name(&own), "a rule set of its own");
 }
+
+/// Sets the first value of the `which`-th float tensor to NaN.
+struct Poison {
+    which: usize,
+    seen: usize,
+}
+
+impl burn::module::ModuleMapper for Poison {
+    fn map_float<const D: usize>(
+        &mut self,
+        param: burn::module::Param<Tensor<D>>,
+    ) -> burn::module::Param<Tensor<D>> {
+        let hit = self.seen == self.which;
+        self.seen += 1;
+        if !hit {
+            return param;
+        }
+        param.map(|tensor| {
+            let (shape, device) = (tensor.shape(), tensor.device());
+            let mut values = tensor.into_data().to_vec::<f32>().unwrap();
+            values[0] = f32::NAN;
+            Tensor::from_data(TensorData::new(values, shape), &device)
+        })
+    }
+}
+
+#[test]
+fn a_network_with_nan_weights_is_neither_saved_nor_loaded() {
+    use burn::module::Module;
+    let device = cpu_device();
+    let rules = Rules::default();
+    let dir = temp_dir("non-finite");
+    let meta = CheckpointMeta::new(tiny(), rules.clone(), 0, 0);
+    let good = tiny().init(&device);
+    assert_eq!(jungle_net::tensors::first_non_finite(&good), None);
+    // A network of its own: a clone would share the batch norms' running
+    // statistics with `good`.
+    let bad = tiny().init(&device).map(&mut Poison { which: 3, seen: 0 });
+    let found = jungle_net::tensors::first_non_finite(&bad).expect("the NaN is found");
+    assert_eq!(found.count, 1);
+    let path = jungle_net::tensors::parameters_by_path(&bad)[3].0.clone();
+    assert_eq!(found.tensor, path);
+    // Refused when saved: nothing is written.
+    let err = save_checkpoint(&dir.join("bad"), &bad, &meta)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains(&path) && err.contains("non-finite") && err.contains("diverged"),
+        "{err}"
+    );
+    assert!(!dir.join("bad.bpk").exists() && !dir.join("bad.json").exists());
+    // Refused when read: weights written behind the checkpoint's back.
+    save_checkpoint(&dir.join("good"), &good, &meta).unwrap();
+    bad.save_file(dir.join("good.bpk")).unwrap();
+    let err = load_checkpoint(&dir.join("good"), &device)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("good.bpk") && err.contains(&path) && err.contains("NaN"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

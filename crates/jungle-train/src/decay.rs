@@ -16,10 +16,10 @@
 //!   scales and shifts and every bias are not decayed (as KataGo and lc0
 //!   train).
 
-use burn::module::{Module, ModuleVisitor, Param, ParamGroup};
+use burn::module::{Module, ParamGroup};
 use burn::optim::decay::WeightDecayConfig;
 use burn::optim::{AdamConfig, AdamWConfig, ModuleOptimizer};
-use burn::tensor::Tensor;
+pub(crate) use jungle_net::tensors::parameters_by_path;
 use serde::{Deserialize, Serialize};
 
 /// How weight decay is applied.
@@ -93,40 +93,6 @@ pub fn weight_norm<M: Module>(module: &M) -> f64 {
         .map(|v| f64::from(*v).powi(2))
         .sum();
     squares.sqrt()
-}
-
-/// Every float parameter of `module` with its path, named as burn's
-/// optimiser names it for [`ParamGroup`] matching.
-pub(crate) fn parameters_by_path<M: Module>(module: &M) -> Vec<(String, Vec<f32>)> {
-    let mut visitor = PathVisitor::default();
-    module.visit(&mut visitor);
-    visitor.parameters
-}
-
-/// Collects the float parameters, tracking each one's path.
-#[derive(Default)]
-struct PathVisitor {
-    path: Vec<String>,
-    parameters: Vec<(String, Vec<f32>)>,
-}
-
-impl ModuleVisitor for PathVisitor {
-    fn enter_module(&mut self, name: &str, _container_type: &str) {
-        self.path.push(name.to_string());
-    }
-
-    fn exit_module(&mut self, _name: &str, _container_type: &str) {
-        self.path.pop();
-    }
-
-    fn visit_float<const D: usize>(&mut self, param: &Param<Tensor<D>>) {
-        let values = param
-            .val()
-            .into_data()
-            .try_to_vec::<f32>()
-            .expect("f32 parameters");
-        self.parameters.push((self.path.join("."), values));
-    }
 }
 
 #[cfg(test)]

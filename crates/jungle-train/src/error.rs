@@ -65,6 +65,25 @@ pub enum TrainError {
         /// Its lock file.
         lock: PathBuf,
     },
+    /// The training diverged: a loss or a weight is NaN or infinite.
+    #[error(
+        "run `{run}`: the training diverged at generation {generation}, step {step}: {what}; \
+         nothing of this generation was saved ({}); lower [train] learning_rate or the \
+         schedule's rates and start a new run, or resume from an earlier checkpoint",
+        match last { Some(s) => format!("the newest checkpoint is step {s}"), None => "no checkpoint yet".to_string() }
+    )]
+    Diverged {
+        /// The run's name.
+        run: String,
+        /// The generation being trained.
+        generation: u32,
+        /// The step at which it was found.
+        step: u64,
+        /// What was found: the losses, or the first tensor with such values.
+        what: String,
+        /// The newest checkpoint's step.
+        last: Option<u64>,
+    },
     /// A checkpoint could not be written or read.
     #[error(transparent)]
     Checkpoint(#[from] CheckpointError),

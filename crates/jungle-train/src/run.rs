@@ -528,7 +528,25 @@ impl Run {
         &self.paths
     }
 
+    /// The error that stops a run whose training diverged at `step` of
+    /// generation `generation`, `what` saying what was found; nothing of
+    /// the generation is saved, so the run's last checkpoint stays its
+    /// newest.
+    fn diverged(&self, generation: u32, step: u64, what: String) -> TrainError {
+        TrainError::Diverged {
+            run: self.name.clone(),
+            generation,
+            step,
+            what,
+            last: self.state.checkpoints.last().map(|c| c.step),
+        }
+    }
+
     fn save_checkpoint(&mut self) -> Result<(), TrainError> {
+        let net = self.trainer.inference_net();
+        if let Some(found) = jungle_net::tensors::first_non_finite(&net) {
+            return Err(self.diverged(self.state.generation, self.state.step, found.to_string()));
+        }
         let prefix = self.paths.checkpoint(self.state.step);
         let mut meta = CheckpointMeta::new(
             self.config.net.clone(),
@@ -545,7 +563,7 @@ impl Run {
                 })
                 .collect();
         }
-        save_checkpoint(&prefix, &self.trainer.inference_net(), &meta)?;
+        save_checkpoint(&prefix, &net, &meta)?;
         if self.state.step > 0 {
             self.trainer
                 .save_optimizer(&prefix.with_extension("optim.bpk"))?;
@@ -729,6 +747,17 @@ impl Run {
                 let batch = window.batch(&mut rng, t.batch_size);
                 value_baseline.add(&batch.wdl);
                 let l = self.trainer.step(&batch);
+                let finite = [l.policy, l.value, l.moves_left, l.survival];
+                if !finite.iter().all(|x| x.is_finite()) {
+                    return Err(self.diverged(
+                        gen,
+                        self.state.step + k as u64 + 1,
+                        format!(
+                            "loss policy {} value {} moves-left {} survival {}",
+                            l.policy, l.value, l.moves_left, l.survival
+                        ),
+                    ));
+                }
                 sum.policy += l.policy;
                 sum.value += l.value;
                 sum.moves_left += l.moves_left;
