@@ -822,7 +822,7 @@ impl burn::module::ModuleMapper for Poison {
         }
         param.map(|tensor| {
             let (shape, device) = (tensor.shape(), tensor.device());
-            let mut values = tensor.into_data().to_vec::<f32>().unwrap();
+            let mut values = tensor.into_data().try_to_vec::<f32>().unwrap();
             values[0] = f32::NAN;
             Tensor::from_data(TensorData::new(values, shape), &device)
         })
