@@ -184,5 +184,10 @@ fn bad_export_requests_are_clear_errors_and_leave_no_file() {
     let (ok, _, stderr) = run_export(&shards, &out, &[]);
     assert!(!ok && stderr.contains(file.to_str().unwrap()), "{stderr}");
     assert!(!out.exists());
-    assert!(!jungle_files::temporary_path(&out).exists());
+    let leftovers: Vec<_> = std::fs::read_dir(out.parent().unwrap())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
 }

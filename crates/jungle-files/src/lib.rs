@@ -14,13 +14,32 @@ use std::fs::File;
 use std::io;
 use std::path::{Path, PathBuf};
 
-/// The temporary name `path` is written under before it is renamed:
-/// `<path>.tmp`, in the same folder (a rename across folders could cross
-/// file systems and stop being atomic).
-pub fn temporary_path(path: &Path) -> PathBuf {
+/// A temporary name for `path`, in its folder (a rename across folders
+/// could cross file systems and stop being atomic), ending in `.tmp` and
+/// then `extension` if one is given (writers that pick their format by
+/// the extension): `<path>.<pid>-<n>-<nonce>.tmp[.<extension>]`. The
+/// process id, a counter and a nonce from the clock make it unique, so two
+/// processes (or threads) writing one file never write through the same
+/// temporary file, and a name planted in advance is unlikely to be hit
+/// (and refused if it is: [`publish_via`] creates it exclusively).
+pub fn temporary_path_with(path: &Path, extension: Option<&str>) -> PathBuf {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+    let nonce = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
     let mut name = path.as_os_str().to_owned();
-    name.push(".tmp");
+    name.push(format!(".{}-{n}-{nonce:08x}.tmp", std::process::id()));
+    if let Some(ext) = extension {
+        name.push(format!(".{ext}"));
+    }
     PathBuf::from(name)
+}
+
+/// [`temporary_path_with`] without an extension.
+pub fn temporary_path(path: &Path) -> PathBuf {
+    temporary_path_with(path, None)
 }
 
 /// Reads the text of `path`, refusing what is not a regular file (a FIFO
@@ -123,12 +142,19 @@ pub fn publish<E>(
 
 /// [`publish`] through the temporary file `tmp`, for writers that need a
 /// name of their own (an image encoder that reads the extension); `tmp`
-/// must be in the folder of `path`.
+/// must be in the folder of `path`. `tmp` is created exclusively before
+/// `write` is called: an existing file or symlink of that name is an
+/// error, never written through (nor removed).
 pub fn publish_via<E>(
     path: &Path,
     tmp: &Path,
     write: impl FnOnce(&Path) -> Result<(), E>,
 ) -> Result<(), PublishError<E>> {
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(tmp)
+        .map_err(PublishError::Io)?;
     let result = write(tmp).map_err(PublishError::Write).and_then(|()| {
         File::open(tmp)
             .and_then(|f| f.sync_all())
@@ -168,6 +194,34 @@ mod tests {
     }
 
     #[test]
+    fn temporary_names_are_unique_and_created_exclusively() {
+        let dir = scratch("temporary");
+        let path = dir.join("plot.png");
+        let (a, b) = (
+            temporary_path(&path),
+            temporary_path_with(&path, Some("png")),
+        );
+        assert_ne!(a, temporary_path(&path));
+        assert!(a.to_str().unwrap().ends_with(".tmp") && b.to_str().unwrap().ends_with(".tmp.png"));
+        assert_eq!(a.parent(), path.parent());
+        // A name taken in advance (here a symlink to a file that must not
+        // be touched) is refused, not written through.
+        let victim = dir.join("victim");
+        std::fs::write(&victim, "keep").unwrap();
+        #[cfg(unix)]
+        {
+            std::os::unix::fs::symlink(&victim, &a).unwrap();
+            let err = publish_via(&path, &a, |tmp| std::fs::write(tmp, "new")).unwrap_err();
+            assert!(
+                matches!(err, PublishError::Io(ref e) if e.kind() == io::ErrorKind::AlreadyExists)
+            );
+            assert_eq!(std::fs::read_to_string(&victim).unwrap(), "keep");
+            assert!(!path.exists() && std::fs::symlink_metadata(&a).is_ok());
+        }
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
     fn bounded_reads_refuse_big_files_and_what_is_not_a_file() {
         let dir = scratch("bounded");
         let file = dir.join("a.json");
@@ -198,7 +252,6 @@ mod tests {
         write_atomically(&path, b"old").unwrap();
         write_atomically(&path, b"new").unwrap();
         assert_eq!(std::fs::read(&path).unwrap(), b"new");
-        assert!(!temporary_path(&path).exists());
         assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
     }
 
@@ -213,7 +266,11 @@ mod tests {
         });
         assert_eq!(result.unwrap_err().into_io().to_string(), "disk full");
         assert_eq!(std::fs::read(&path).unwrap(), b"old");
-        assert!(!temporary_path(&path).exists());
+        assert_eq!(
+            std::fs::read_dir(&dir).unwrap().count(),
+            1,
+            "no temporary left"
+        );
     }
 
     #[test]

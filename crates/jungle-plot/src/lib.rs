@@ -92,8 +92,9 @@ pub fn write_figure(dir: &Path, stem: &str, figure: &impl Figure) -> Result<(), 
     for ext in ["png", "svg"] {
         let path = dir.join(format!("{stem}.{ext}"));
         // The temporary name keeps the extension: the bitmap backend picks
-        // its encoder from it.
-        let tmp = dir.join(format!(".{stem}.tmp.{ext}"));
+        // its encoder from it. Unique, so two commands drawing one run's
+        // plots at once never share it.
+        let tmp = jungle_files::temporary_path_with(&path, Some(ext));
         jungle_files::publish_via(&path, &tmp, |tmp| {
             let drawn = if ext == "png" {
                 figure.draw(BitMapBackend::new(tmp, SIZE).into_drawing_area())
@@ -140,6 +141,25 @@ mod tests {
         assert_eq!(&png[1..4], b"PNG");
         let svg = std::fs::read_to_string(dir.join("line.svg")).unwrap();
         assert!(svg.contains("<svg") && svg.contains("a line"));
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 2);
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn two_writers_of_one_figure_never_break_each_other() {
+        // As `jungle elo` beside a live `jungle train` redraws the run's
+        // plots: every write succeeds, and no temporary file is left.
+        let dir = std::env::temp_dir().join(format!("jungle-plot-race-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::thread::scope(|s| {
+            for _ in 0..4 {
+                s.spawn(|| {
+                    for _ in 0..5 {
+                        write_figure(&dir, "line", &Line).unwrap();
+                    }
+                });
+            }
+        });
         assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 2);
         std::fs::remove_dir_all(dir).unwrap();
     }
