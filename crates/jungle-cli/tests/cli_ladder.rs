@@ -46,11 +46,27 @@ fn a_misnamed_folder_or_a_damaged_record_is_named() {
     let state = r#"{"samples_seen": 100, "selfplay": [{"plies": 40}, {"plies": 2}]}"#;
     let probe =
         r#"[{"kind": "network", "metrics": {"metrics": {"probe_score": {"all": {"mean": 0.5}}}}}]"#;
-    let arena = r#"{"b": "alphabeta:6", "a_wins": 3, "draws": 2, "b_wins": 5}"#;
+    // Ten games a file: 3 won, 2 drawn, 5 lost, the net on either side;
+    // a game against another player is left out.
+    let game = |score: f64, net_south: bool| {
+        let (south, north) = if net_south {
+            ("net:x", "alphabeta:6")
+        } else {
+            ("alphabeta:6", "net:x")
+        };
+        format!(r#"{{"south":"{south}","north":"{north}","score_a":{score},"moves":"","plies":0}}"#)
+    };
+    let mut games: Vec<String> = [1.0, 1.0, 1.0, 0.5, 0.5, 0.0, 0.0, 0.0, 0.0, 0.0]
+        .iter()
+        .enumerate()
+        .map(|(i, &s)| game(s, i % 2 == 0))
+        .collect();
+    games.push(r#"{"south":"net:x","north":"greedy","score_a":1.0}"#.to_string());
+    let games = games.join("\n") + "\n";
     write(&dir.join("records/base/0.5h-s1/state.json"), state);
     write(&dir.join("records/base/0.5h-s1/probe.json"), probe);
-    write(&dir.join("records/base/0.5h-s1/vs-ab6-a.json"), arena);
-    write(&dir.join("records/base/0.5h-s1/vs-ab6-b.json"), arena);
+    write(&dir.join("records/base/0.5h-s1/games-a.jsonl"), &games);
+    write(&dir.join("records/base/0.5h-s1/games-b.jsonl"), &games);
     let records = dir.join("records");
     let out = dir.join("out/ladder");
     std::fs::create_dir_all(dir.join("out")).unwrap();
@@ -77,6 +93,18 @@ fn a_misnamed_folder_or_a_damaged_record_is_named() {
         !ok && stderr.contains("probe.json") && stderr.contains("jungle probe"),
         "{stderr}"
     );
+    write(&dir.join("records/base/0.5h-s1/probe.json"), probe);
+
+    write(
+        &dir.join("records/base/0.5h-s1/games-c.jsonl"),
+        "{\"south\": 3}\n",
+    );
+    let (ok, _, stderr) = run();
+    assert!(
+        !ok && stderr.contains("games-c.jsonl") && stderr.contains("line 1"),
+        "{stderr}"
+    );
+    std::fs::remove_file(dir.join("records/base/0.5h-s1/games-c.jsonl")).unwrap();
 
     write(&dir.join("records/base/0.5h-s1/probe.json"), probe);
     write(&dir.join("records/base/half-an-hour/state.json"), state);

@@ -441,3 +441,42 @@ fn a_run_that_diverges_stops_naming_generation_and_step_and_saves_nothing_of_it(
     assert_eq!(state(&root)["step"], 0);
     std::fs::remove_dir_all(root).unwrap();
 }
+
+#[test]
+fn run_names_that_are_not_plain_folder_names_are_refused() {
+    let root = temp_dir("run-names");
+    for name in [
+        "..",
+        "../escape",
+        "/tmp/absolute",
+        "",
+        "a/b",
+        ".hidden",
+        "tab\tname",
+    ] {
+        for command in ["train", "elo"] {
+            let (ok, _, stderr) = jungle(
+                &[
+                    command,
+                    "--config",
+                    TINY,
+                    "--root",
+                    root.to_str().unwrap(),
+                    "--run",
+                    name,
+                ]
+                .into_iter()
+                .filter(|a| command == "train" || (*a != "--config" && *a != TINY))
+                .collect::<Vec<_>>(),
+            );
+            assert!(
+                !ok && stderr.contains("run name") && stderr.contains("letters, digits"),
+                "{command} --run {name:?}: {stderr}"
+            );
+        }
+    }
+    // Nothing was made outside the root, nor inside it.
+    assert!(!std::path::Path::new("/tmp/absolute").exists());
+    assert_eq!(std::fs::read_dir(&root).unwrap().count(), 0);
+    std::fs::remove_dir_all(root).unwrap();
+}

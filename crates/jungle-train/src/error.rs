@@ -57,6 +57,14 @@ pub enum TrainError {
         /// The refused changes, `key old -> new`.
         changes: Vec<String>,
     },
+    /// A run's name that cannot name its folders.
+    #[error("run name `{name}`: {problem}; expected 1 to 100 letters, digits, `-`, `_` and `.`, not starting with `.`")]
+    RunName {
+        /// The name given.
+        name: String,
+        /// What is wrong with it.
+        problem: String,
+    },
     /// Another process has the run open.
     #[error("run `{run}` is open in another process (it holds {}); wait for it or use another --run name", lock.display())]
     Locked {

@@ -5,8 +5,9 @@
 //!
 //! The records' layout: `DIR/CONFIG/RUNGh-sSEED/` (for example
 //! `base/0.25h-s0/`) holding the run's `state.json`, `probe.json` (`jungle
-//! probe CKPT --json`) and any number of `vs-*.json` (`jungle arena ...
-//! --json` with the run's network as `--a`), pooled by their `b` player.
+//! probe CKPT --json`) and any number of `games-*.jsonl` (`jungle arena
+//! --a NET --b ANCHOR ... --record FILE`: one line per game), every game
+//! pooled by the anchor it was played against.
 
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -114,13 +115,13 @@ struct SelfPlayGames {
     plies: u64,
 }
 
-/// What the ladder reads of an arena result.
+/// What the ladder reads of a recorded game (`jungle arena --record`).
 #[derive(Deserialize)]
-struct ArenaRecord {
-    b: String,
-    a_wins: u64,
-    draws: u64,
-    b_wins: u64,
+struct GameLine {
+    south: String,
+    north: String,
+    /// The score of the arena's `--a` player, the run's network.
+    score_a: f64,
 }
 
 /// The entries of `dir`, sorted by name.
@@ -137,6 +138,45 @@ fn entries(dir: &Path) -> Result<Vec<PathBuf>, LadderError> {
 fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T, LadderError> {
     let text = jungle_files::read_text_bounded(path, MAX_RECORD_BYTES).map_err(io(path))?;
     serde_json::from_str(&text).map_err(|e| record(path, format!("malformed JSON: {e}")))
+}
+
+/// Adds the games of a `jungle arena --record` file to the tallies of the
+/// anchors they were played against (games against other players are
+/// left out).
+fn tally_games(path: &Path, anchors: &mut [Tally]) -> Result<(), LadderError> {
+    let text = jungle_files::read_text_bounded(path, MAX_RECORD_BYTES).map_err(io(path))?;
+    for (i, line) in text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+    {
+        let game: GameLine = serde_json::from_str(line).map_err(|e| {
+            record(
+                path,
+                format!(
+                    "line {}: {e}: expected a game of `jungle arena --record`",
+                    i + 1
+                ),
+            )
+        })?;
+        let anchor = LADDER_ANCHORS
+            .iter()
+            .position(|(spec, _)| *spec == game.south || *spec == game.north);
+        let Some(a) = anchor else { continue };
+        let t = &mut anchors[a];
+        match game.score_a {
+            1.0 => t.wins += 1,
+            0.5 => t.draws += 1,
+            0.0 => t.losses += 1,
+            s => {
+                return Err(record(
+                    path,
+                    format!("line {}: score_a {s}, expected 0, 0.5 or 1", i + 1),
+                ))
+            }
+        }
+    }
+    Ok(())
 }
 
 /// `RUNGh-sSEED` (for example `0.25h-s0`): the rung in hours and the seed.
@@ -175,16 +215,9 @@ fn read_run(config: &str, folder: &Path) -> Result<LadderRun, LadderError> {
     let mut anchors = [Tally::default(); LADDER_ANCHORS.len()];
     for path in entries(folder)? {
         let file = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-        if !(file.starts_with("vs-") && file.ends_with(".json")) {
-            continue;
+        if file.starts_with("games-") && file.ends_with(".jsonl") {
+            tally_games(&path, &mut anchors)?;
         }
-        let arena: ArenaRecord = read_json(&path)?;
-        let Some(i) = LADDER_ANCHORS.iter().position(|(spec, _)| *spec == arena.b) else {
-            continue;
-        };
-        anchors[i].wins += arena.a_wins;
-        anchors[i].draws += arena.draws;
-        anchors[i].losses += arena.b_wins;
     }
     Ok(LadderRun {
         config: config.to_string(),

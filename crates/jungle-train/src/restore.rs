@@ -35,6 +35,7 @@ pub struct Restored {
 /// the run (no `state.json`) and the store does (a `latest.json`);
 /// `Ok(None)` otherwise.
 pub fn restore_run(store: &Store, root: &Path, name: &str) -> Result<Option<Restored>, TrainError> {
+    crate::run::check_run_name(name)?;
     let paths = RunPaths::new(root, name);
     if paths.checkpoints.join("state.json").exists() || read_latest(store, name)?.is_none() {
         return Ok(None);

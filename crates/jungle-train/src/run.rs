@@ -252,6 +252,37 @@ pub struct RunPaths {
     pub anchors: PathBuf,
 }
 
+/// The longest run name.
+pub const MAX_RUN_NAME: usize = 100;
+
+/// Checks a run's name, which names folders under the root and keys in a
+/// store: 1 to [`MAX_RUN_NAME`] letters, digits, `-`, `_` and `.`, not
+/// starting with `.` (so never `..`, a hidden folder, an absolute path or
+/// a path into another folder).
+pub fn check_run_name(name: &str) -> Result<(), TrainError> {
+    let problem = if name.is_empty() {
+        Some("it is empty")
+    } else if name.len() > MAX_RUN_NAME {
+        Some("it is longer than 100 characters")
+    } else if name.starts_with('.') {
+        Some("it starts with `.`")
+    } else if !name
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+    {
+        Some("it holds a character other than letters, digits, `-`, `_` and `.`")
+    } else {
+        None
+    };
+    match problem {
+        Some(problem) => Err(TrainError::RunName {
+            name: name.to_string(),
+            problem: problem.to_string(),
+        }),
+        None => Ok(()),
+    }
+}
+
 impl RunPaths {
     /// The paths of run `name` under `root`.
     pub fn new(root: &Path, name: &str) -> RunPaths {
@@ -365,6 +396,7 @@ impl Run {
         config: TrainConfig,
         quiet: bool,
     ) -> Result<Run, TrainError> {
+        check_run_name(name)?;
         config.validate("the run's config")?;
         let paths = RunPaths::new(root, name);
         for dir in [&paths.shards, &paths.checkpoints] {
@@ -1176,6 +1208,7 @@ pub fn run_config(
     file: Option<&Path>,
     sets: &[String],
 ) -> Result<TrainConfig, TrainError> {
+    check_run_name(name)?;
     let paths = RunPaths::new(root, name);
     if file.is_none() && paths.state().exists() {
         let state = read_state(&paths)?;

@@ -30,7 +30,8 @@ pub struct WorkerSettings {
     pub max_minutes: Option<f64>,
     /// Self-play threads (default: the run's `selfplay.workers`).
     pub threads: Option<usize>,
-    /// A folder of its own for the network and the shards on their way up
+    /// A folder under which the worker makes its own ([`worker_folder`])
+    /// for the network and the shards on their way up
     /// (emptied first).
     pub work: PathBuf,
     /// How often to look for `latest.json` while there is none.
@@ -126,6 +127,14 @@ struct Network {
     latest: Latest,
 }
 
+/// The folder a worker named `id` writes in under `work` (the network and
+/// the shards on their way up): `work/jungle-worker-ID`. The worker empties
+/// it at start and its caller may remove it at the end; nothing else under
+/// `work` is touched.
+pub fn worker_folder(work: &Path, id: &str) -> PathBuf {
+    work.join(format!("jungle-worker-{id}"))
+}
+
 /// Runs a worker until `max_games`, `max_minutes`, `stop` (checked between
 /// batches) or the run's end.
 pub fn run_worker(
@@ -134,14 +143,18 @@ pub fn run_worker(
     stop: &AtomicBool,
     events: &dyn Fn(WorkerEvent),
 ) -> Result<WorkerReport, TrainError> {
+    crate::run::check_run_name(&settings.run)?;
     let started = Instant::now();
     let deadline = settings
         .max_minutes
         .map(|m| started + Duration::from_secs_f64(m * 60.0));
-    if settings.work.exists() {
-        std::fs::remove_dir_all(&settings.work).map_err(TrainError::io(&settings.work))?;
+    // Only the worker's own folder is emptied: what else `work` holds is
+    // not the worker's to delete.
+    let own = worker_folder(&settings.work, &settings.id);
+    if own.exists() {
+        std::fs::remove_dir_all(&own).map_err(TrainError::io(&own))?;
     }
-    let batches = settings.work.join("shards");
+    let batches = own.join("shards");
     std::fs::create_dir_all(&batches).map_err(TrainError::io(&batches))?;
     let mut report = WorkerReport {
         games: 0,
@@ -178,12 +191,7 @@ pub fn run_worker(
         }
         if network.as_ref().is_none_or(|n| n.step != latest.step) {
             let timer = Instant::now();
-            network = Some(fetch_network(
-                store,
-                latest,
-                &settings.work,
-                &settings.compute,
-            )?);
+            network = Some(fetch_network(store, latest, &own, &settings.compute)?);
             report.store_seconds += timer.elapsed().as_secs_f64();
             let step = network.as_ref().expect("just set").step;
             report.networks.push(step);

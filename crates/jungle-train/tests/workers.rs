@@ -265,12 +265,25 @@ fn self_play_by_workers_needs_a_store_and_a_worker_waits_for_the_trainer() {
 
     // No trainer published run `t` here: the worker waits, then stops at
     // --max-minutes with nothing played.
+    // Its work folder holds a file of the user's and what an earlier worker
+    // of that name left: the worker empties only its own folder.
     let store = Store::open_url("memory://workers-empty").unwrap();
-    let mut s = settings("w", &temp("waiting"));
+    let work = temp("waiting");
+    std::fs::create_dir_all(&work).unwrap();
+    std::fs::write(work.join("keep.txt"), "the user's").unwrap();
+    let own = jungle_train::worker::worker_folder(&work, "w");
+    std::fs::create_dir_all(own.join("shards")).unwrap();
+    std::fs::write(own.join("shards/left-over.bin"), "x").unwrap();
+    let mut s = settings("w", &work);
     s.max_minutes = Some(0.01);
     let report = run_worker(&store, &s, &AtomicBool::new(false), &|_| {}).unwrap();
     assert_eq!(report.stopped, StopReason::MaxMinutes);
     assert_eq!(report.games, 0);
+    assert_eq!(
+        std::fs::read_to_string(work.join("keep.txt")).unwrap(),
+        "the user's"
+    );
+    assert!(!own.join("shards/left-over.bin").exists());
     // Asked to stop, it stops before playing.
     let report = run_worker(&store, &s, &AtomicBool::new(true), &|_| {}).unwrap();
     assert_eq!(report.stopped, StopReason::Signal);

@@ -177,6 +177,7 @@ pub fn run(args: &TrainArgs) -> Result<()> {
 
 /// Runs `jungle elo`.
 pub fn run_elo(args: &EloArgs) -> Result<()> {
+    jungle_train::run::check_run_name(&args.run)?;
     let paths = RunPaths::new(&args.root, &args.run);
     let mut state = read_state(&paths).with_context(|| format!("run `{}`", args.run))?;
     if let Some(games) = args.anchor_games {

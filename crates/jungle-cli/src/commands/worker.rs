@@ -6,7 +6,7 @@ use anyhow::Result;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use jungle_store::Store;
-use jungle_train::worker::{run_worker, worker_id, WorkerEvent, WorkerSettings};
+use jungle_train::worker::{run_worker, worker_folder, worker_id, WorkerEvent, WorkerSettings};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -34,9 +34,10 @@ pub struct WorkerArgs {
     /// per core).
     #[arg(long)]
     threads: Option<usize>,
-    /// A folder of its own for the network and shards on their way up
-    /// (emptied at start). Default: a folder in the system's temporary
-    /// folder named after the worker.
+    /// Where the worker makes its own folder, `jungle-worker-ID`, for the
+    /// network and shards on their way up (emptied at start, removed at
+    /// the end; nothing else in WORK is touched). Default: the system's
+    /// temporary folder.
     #[arg(long)]
     work: Option<PathBuf>,
     /// The worker's name in the shards' keys (default: host, process and
@@ -66,10 +67,7 @@ pub fn run(args: &WorkerArgs) -> Result<()> {
     let compute = args.device.open()?;
     let store = Store::open_url(&args.store)?;
     let id = args.id.clone().unwrap_or_else(worker_id);
-    let work = args
-        .work
-        .clone()
-        .unwrap_or_else(|| std::env::temp_dir().join(format!("jungle-worker-{id}")));
+    let work = args.work.clone().unwrap_or_else(std::env::temp_dir);
     let stop = Arc::new(AtomicBool::new(false));
     for signal in [signal_hook::consts::SIGTERM, signal_hook::consts::SIGINT] {
         signal_hook::flag::register(signal, Arc::clone(&stop))?;
@@ -111,7 +109,7 @@ pub fn run(args: &WorkerArgs) -> Result<()> {
         }
     });
     bar.finish_and_clear();
-    let _ = std::fs::remove_dir_all(&work);
+    let _ = std::fs::remove_dir_all(worker_folder(&work, &id));
     let report = report?;
     println!(
         "worker {id} stopped ({}): {} games, {} positions in {} shards, {:.1} min, {:.1}% of it reading and writing the store",
