@@ -61,6 +61,24 @@ impl NetConfig {
         }
         InvalidKey::check_range("blocks", self.blocks, 0, 256)?;
         InvalidKey::check_range("global_pool_every", self.global_pool_every, 0, 256)?;
+        let parameters = self.parameters();
+        if parameters > MAX_PARAMETERS {
+            return Err(InvalidKey::new(
+                "blocks",
+                format!(
+                    "{} with filters = {}: about {:.1} G parameters ({:.0} GiB of weights alone)",
+                    self.blocks,
+                    self.filters,
+                    parameters / 1e9,
+                    parameters * 4.0 / GIB
+                ),
+                format!(
+                    "a network of at most {:.0} M parameters (the default has {:.2} M): fewer blocks or filters",
+                    MAX_PARAMETERS / 1e6,
+                    NetConfig::new().parameters() / 1e6
+                ),
+            ));
+        }
         if self.exchange_planes == Some(true) && self.tactical_planes != Some(true) {
             return Err(InvalidKey::new(
                 "exchange_planes",
@@ -74,6 +92,46 @@ impl NetConfig {
     /// Whether the network has the survival head.
     pub fn has_survival_head(&self) -> bool {
         self.survival_head == Some(true)
+    }
+
+    /// About how many weights the network has: every convolution and dense
+    /// layer's (biases and batch norms, a few per cent, left out).
+    pub fn parameters(&self) -> f64 {
+        let squares = (jungle_rules::RANKS as usize * jungle_rules::FILES as usize) as f64;
+        let (f, pf, vf, vh) = (
+            self.filters as f64,
+            self.policy_filters as f64,
+            self.value_filters as f64,
+            self.value_hidden as f64,
+        );
+        let planes = self.encoding().planes() as f64;
+        let directions = (crate::encoding::POLICY_SLOTS as f64) / squares;
+        let pooled_blocks = self.blocks.checked_div(self.global_pool_every).unwrap_or(0);
+        let survival = if self.has_survival_head() {
+            SURVIVAL_OUTPUTS as f64
+        } else {
+            0.0
+        };
+        9.0 * planes * f
+            + self.blocks as f64 * 2.0 * 9.0 * f * f
+            + pooled_blocks as f64 * f * f
+            + f * pf
+            + pf * directions
+            + f * vf
+            + vf * vh
+            + vh * (3.0 + 1.0 + survival)
+    }
+
+    /// About how many bytes training this network takes with batches of
+    /// `batch` positions: four copies of the weights (the weights, their
+    /// gradients and Adam's two moments) and the activations autodiff keeps
+    /// for the backward pass (some six tensors of `filters` planes a
+    /// block, each of batch x 63 floats).
+    pub fn training_bytes(&self, batch: usize) -> f64 {
+        let squares = (jungle_rules::RANKS as usize * jungle_rules::FILES as usize) as f64;
+        let activations =
+            batch as f64 * (self.blocks as f64 + 2.0) * 6.0 * self.filters as f64 * squares;
+        4.0 * (4.0 * self.parameters() + activations)
     }
 
     /// Floating-point operations of one position's forward pass, counted
@@ -118,9 +176,33 @@ impl NetConfig {
     }
 }
 
+/// The most weights a network may have: 1 G parameters (4 GiB of weights;
+/// the default has about 0.1 M, KataGo's largest about 0.1 G).
+pub const MAX_PARAMETERS: f64 = 1e9;
+
+const GIB: f64 = (1u64 << 30) as f64;
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_network_far_beyond_memory_is_refused_with_its_size() {
+        let default = NetConfig::new();
+        assert!(default.validate().is_ok());
+        let p = default.parameters();
+        assert!(p > 5e4 && p < 5e5, "{p}");
+        // Doubling the filters about quadruples the residual tower.
+        let wide = default.clone().with_filters(default.filters * 2);
+        assert!(wide.parameters() > 3.0 * p);
+        let huge = default.clone().with_blocks(256).with_filters(4096);
+        let e = huge.validate().unwrap_err().to_string();
+        assert!(
+            e.contains("blocks") && e.contains("G parameters") && e.contains("at most 1000 M"),
+            "{e}"
+        );
+        assert!(huge.training_bytes(128) > 1e12);
+    }
 
     #[test]
     fn flops_per_position_counts_every_weight_once_per_square() {

@@ -220,6 +220,17 @@ pub struct TrainConfig {
     pub eval: EvalSection,
 }
 
+const GIB: f64 = (1u64 << 30) as f64;
+
+/// The machine's memory in bytes (`MemTotal` of `/proc/meminfo`), where it
+/// can be read.
+fn machine_memory() -> Option<u64> {
+    let text = jungle_files::read_text_bounded(Path::new("/proc/meminfo"), 1 << 20).ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
 /// `value_td_lambda`'s value in configs from before it existed: the
 /// game's result alone.
 fn lambda_one() -> f64 {
@@ -474,6 +485,25 @@ impl TrainConfig {
                 source,
             })?;
         self.validate_train().map_err(value("train"))?;
+        if let Some(memory) = machine_memory() {
+            let needs = self.net.training_bytes(self.train.batch_size);
+            if needs > memory as f64 {
+                return Err(value("net")(InvalidKey::new(
+                    "filters",
+                    format!(
+                        "{} with blocks = {}: training it takes about {:.1} GiB ({:.0} M weights \
+                         x 4 copies, activations of a batch of {}), this machine has {:.1} GiB",
+                        self.net.filters,
+                        self.net.blocks,
+                        needs / GIB,
+                        self.net.parameters() / 1e6,
+                        self.train.batch_size,
+                        memory as f64 / GIB
+                    ),
+                    "a network and batch that fit in memory: fewer blocks or filters, or a smaller batch_size",
+                )));
+            }
+        }
         self.validate_eval().map_err(value("eval"))?;
         for (section, weight) in [
             ("selfplay", self.selfplay.material_weight),
@@ -794,6 +824,26 @@ mod tests {
         assert!(e.contains("SECTION.KEY=VALUE"), "{e}");
         let e = set(&["train.learning_rate=fast"]).unwrap_err().to_string();
         assert!(e.contains("learning_rate"), "{e}");
+    }
+
+    #[test]
+    fn a_network_that_cannot_be_trained_in_this_memory_is_refused() {
+        // About 0.19 G weights (under the architecture's ceiling), trained
+        // on batches of 65,536: some 2,000 GiB of activations.
+        let text = TINY_CONFIG
+            .replace("blocks = 1", "blocks = 40")
+            .replace("filters = 8", "filters = 512")
+            .replace("batch_size = 32", "batch_size = 65536");
+        let e = TrainConfig::from_toml(&text, "big.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("big.toml")
+                && e.contains("filters")
+                && e.contains("GiB")
+                && e.contains("this machine has"),
+            "{e}"
+        );
     }
 
     #[test]
