@@ -228,19 +228,65 @@ fn the_binary_as_an_external_engine_plays_a_match() {
     assert!(v["score"].as_f64().unwrap() >= 0.5, "{v}");
 }
 
-#[test]
-fn an_engine_that_dies_forfeits_its_games() {
-    let dir = temp_dir("jcei-dies");
-    // Answers the handshake, then exits at the first `go`.
-    let script = dir.join("dies.sh");
+/// An executable shell script `name` in `dir` that answers the handshake
+/// and runs `on_go` at the first `go`.
+fn fake_engine(dir: &std::path::Path, name: &str, on_go: &str) -> std::path::PathBuf {
+    let script = dir.join(name);
     std::fs::write(
         &script,
-        "#!/bin/sh\nwhile read line; do\n  case \"$line\" in\n    jcei) echo jceiok;;\n    isready) echo readyok;;\n    go*) exit 3;;\n  esac\ndone\n",
+        format!("#!/bin/sh\nwhile read line; do\n  case \"$line\" in\n    jcei) echo jceiok;;\n    isready) echo readyok;;\n    go*) {on_go};;\n  esac\ndone\n"),
     )
     .unwrap();
     let mut perms = std::fs::metadata(&script).unwrap().permissions();
     std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
     std::fs::set_permissions(&script, perms).unwrap();
+    script
+}
+
+#[test]
+fn an_engine_that_floods_or_sends_endless_lines_forfeits_in_time() {
+    let dir = temp_dir("jcei-flood");
+    // `info` lines as fast as the pipe takes them and never a `bestmove`;
+    // a megabyte without a line end.
+    let flood = fake_engine(&dir, "flood.sh", "yes 'info depth 1 score cp 0 pv a1a2'");
+    let endless = fake_engine(
+        &dir,
+        "endless.sh",
+        "head -c 1000000 /dev/zero | tr '\\0' x; sleep 30",
+    );
+    for (script, why) in [
+        (&flood, "no `bestmove` within 5100 ms"),
+        (&endless, "line of more than"),
+    ] {
+        let started = std::time::Instant::now();
+        let v = json(&[
+            "arena",
+            "--a",
+            &format!("jcei:{}:50", script.display()),
+            "--b",
+            "random",
+            "--games",
+            "1",
+            "--json",
+        ]);
+        // Two move times plus 5 s, whatever the engine sends meanwhile.
+        assert!(
+            started.elapsed().as_secs_f64() < 20.0,
+            "{:?}",
+            started.elapsed()
+        );
+        assert_eq!(v["reasons"]["forfeit"], 1, "{v}");
+        let reason = v["forfeits"][0].as_str().unwrap();
+        assert!(reason.contains(why), "{reason}");
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn an_engine_that_dies_forfeits_its_games() {
+    let dir = temp_dir("jcei-dies");
+    // Answers the handshake, then exits at the first `go`.
+    let script = fake_engine(&dir, "dies.sh", "exit 3");
     let v = json(&[
         "arena",
         "--a",

@@ -16,12 +16,24 @@
 use crate::player::{Decision, Player, PlayerError};
 use crate::spec::PlayerFactory;
 use jungle_rules::{Game, Rules};
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
-use std::time::Duration;
+use std::time::{Duration, Instant};
+
+/// The longest line an engine may send (its `info` lines are some hundred
+/// bytes); a longer one, or bytes without a line end, forfeit.
+pub const MAX_ENGINE_LINE: usize = 64 * 1024;
+/// Lines read from an engine and not yet looked at: the reader waits when
+/// this many are queued, so a flooding engine blocks on its own output
+/// instead of filling memory.
+const MAX_QUEUED_LINES: usize = 1024;
+/// The lines kept of those read while waiting for an answer: only the
+/// errors an engine reports (`info string error ...`) are kept, at most
+/// this many.
+const MAX_KEPT_ERRORS: usize = 16;
 
 /// Move time when the spec gives none.
 pub const DEFAULT_MOVETIME_MS: u64 = 1000;
@@ -141,6 +153,13 @@ pub enum EngineError {
         /// The time that was left.
         left_ms: u64,
     },
+    /// The engine sent a line longer than [`MAX_ENGINE_LINE`] bytes (or
+    /// bytes without a line end).
+    #[error("the engine sent a line of more than {limit} bytes")]
+    LineTooLong {
+        /// The bound.
+        limit: usize,
+    },
     /// The engine named a move that is not legal.
     #[error("illegal move `{mv}` in {fen}")]
     IllegalMove {
@@ -200,7 +219,7 @@ impl PlayerFactory for JceiPlayers {
 struct Connection {
     child: Child,
     stdin: ChildStdin,
-    lines: Receiver<String>,
+    lines: Receiver<Result<String, EngineError>>,
     /// A rule-set file written for the engine, removed on drop.
     rules_file: Option<PathBuf>,
 }
@@ -221,11 +240,17 @@ impl Connection {
             })?;
         let stdin = child.stdin.take().expect("piped");
         let stdout = child.stdout.take().expect("piped");
-        let (tx, lines) = mpsc::channel();
+        let (tx, lines) = mpsc::sync_channel(MAX_QUEUED_LINES);
         std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
+            let mut out = BufReader::new(stdout);
+            loop {
+                let line = match read_bounded_line(&mut out) {
+                    Ok(Some(line)) => Ok(line),
+                    Ok(None) => break,
+                    Err(too_long) => Err(too_long),
+                };
+                let last = line.is_err();
+                if tx.send(line).is_err() || last {
                     break;
                 }
             }
@@ -286,23 +311,30 @@ impl Connection {
             .expect("the last line read starts with the word"))
     }
 
-    /// Reads lines until one starts with `word`; returns them all, that one
-    /// last.
+    /// Reads lines until one starts with `word`, within `timeout` however
+    /// fast the engine sends other lines; returns the errors it reported
+    /// on the way (at most [`MAX_KEPT_ERRORS`]) and that line, last.
     fn lines_until(
         &mut self,
         word: &'static str,
         timeout: Duration,
     ) -> Result<Vec<String>, EngineError> {
-        let deadline = std::time::Instant::now() + timeout;
-        let mut read = Vec::new();
+        let deadline = Instant::now() + timeout;
+        let mut kept = Vec::new();
         loop {
-            let left = deadline.saturating_duration_since(std::time::Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(line) => {
-                    let done = line.split_whitespace().next() == Some(word);
-                    read.push(line);
-                    if done {
-                        return Ok(read);
+            let now = Instant::now();
+            if now >= deadline {
+                return Err(EngineError::Timeout { word, timeout });
+            }
+            match self.lines.recv_timeout(deadline - now) {
+                Ok(Err(e)) => return Err(e),
+                Ok(Ok(line)) => {
+                    if line.split_whitespace().next() == Some(word) {
+                        kept.push(line);
+                        return Ok(kept);
+                    }
+                    if line.starts_with("info string error") && kept.len() < MAX_KEPT_ERRORS {
+                        kept.push(line);
                     }
                 }
                 Err(RecvTimeoutError::Timeout) => {
@@ -314,6 +346,30 @@ impl Connection {
             }
         }
     }
+}
+
+/// One line of `input` without its line end (`\r\n` too), read up to
+/// [`MAX_ENGINE_LINE`] bytes; `None` at the end of the input. A longer
+/// line is an error and the rest of it is not read; bytes that are not
+/// UTF-8 are replaced.
+fn read_bounded_line(input: &mut impl BufRead) -> Result<Option<String>, EngineError> {
+    let mut bytes = Vec::new();
+    let limit = MAX_ENGINE_LINE as u64 + 1;
+    match input.by_ref().take(limit).read_until(b'\n', &mut bytes) {
+        Ok(0) | Err(_) => return Ok(None),
+        Ok(_) => {}
+    }
+    if bytes.last() == Some(&b'\n') {
+        bytes.pop();
+        if bytes.last() == Some(&b'\r') {
+            bytes.pop();
+        }
+    } else if bytes.len() > MAX_ENGINE_LINE {
+        return Err(EngineError::LineTooLong {
+            limit: MAX_ENGINE_LINE,
+        });
+    }
+    Ok(Some(String::from_utf8_lossy(&bytes).into_owned()))
 }
 
 impl Drop for Connection {
@@ -397,5 +453,31 @@ impl Player for JceiPlayer {
             self.connection = None;
         }
         decision
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_are_read_whole_up_to_the_bound() {
+        let text = format!("jceiok\r\ninfo x\n{}\nlast", "a".repeat(MAX_ENGINE_LINE));
+        let mut input = std::io::Cursor::new(text.into_bytes());
+        assert_eq!(read_bounded_line(&mut input).unwrap().unwrap(), "jceiok");
+        assert_eq!(read_bounded_line(&mut input).unwrap().unwrap(), "info x");
+        assert_eq!(
+            read_bounded_line(&mut input).unwrap().unwrap().len(),
+            MAX_ENGINE_LINE
+        );
+        assert_eq!(read_bounded_line(&mut input).unwrap().unwrap(), "last");
+        assert!(read_bounded_line(&mut input).unwrap().is_none());
+        // One byte more, with or without a line end, is refused.
+        let long = "b".repeat(MAX_ENGINE_LINE + 1);
+        for text in [format!("{long}\n"), long.clone()] {
+            let mut input = std::io::Cursor::new(text.into_bytes());
+            let e = read_bounded_line(&mut input).unwrap_err();
+            assert!(matches!(e, EngineError::LineTooLong { .. }), "{e}");
+        }
     }
 }
