@@ -34,10 +34,19 @@ fn content_type(path: &Path) -> &'static str {
     }
 }
 
+/// Threads answering requests: a client that reads slowly holds one of
+/// them, not the server.
+const SERVE_THREADS: usize = 8;
+
 /// The file under `root` a request's URL names (`/` is `index.html`), or
-/// `None` for a path that leaves the folder or names no file.
+/// `None` for a path that leaves the folder (`..` components, written
+/// plainly or percent-encoded, or a symlink that points outside it), is
+/// not UTF-8 once decoded, or names no file.
 fn file_for(root: &Path, url: &str) -> Option<PathBuf> {
-    let path = url.split(['?', '#']).next().unwrap_or("");
+    let raw = url.split(['?', '#']).next().unwrap_or("");
+    let path = percent_encoding::percent_decode_str(raw)
+        .decode_utf8()
+        .ok()?;
     let relative = Path::new(path.trim_start_matches('/'));
     if relative
         .components()
@@ -49,7 +58,30 @@ fn file_for(root: &Path, url: &str) -> Option<PathBuf> {
     if file.is_dir() {
         file = file.join("index.html");
     }
-    file.is_file().then_some(file)
+    // Symlinks are followed only where they stay inside the folder.
+    let inside = file.canonicalize().ok()?;
+    let root = root.canonicalize().ok()?;
+    (inside.starts_with(&root) && inside.is_file()).then_some(inside)
+}
+
+/// Answers one request with the file its URL names, or 404.
+fn answer(root: &Path, request: tiny_http::Request) {
+    let answer = match file_for(root, request.url()) {
+        Some(file) => match std::fs::File::open(&file) {
+            Ok(opened) => {
+                let header = Header::from_bytes("Content-Type", content_type(&file))
+                    .expect("a valid header");
+                request.respond(Response::from_file(opened).with_header(header))
+            }
+            Err(e) => request.respond(
+                Response::from_string(format!("{}: {e}", file.display())).with_status_code(500),
+            ),
+        },
+        None => request.respond(Response::from_string("not found").with_status_code(404)),
+    };
+    if let Err(e) = answer {
+        eprintln!("a reply was not sent: {e}");
+    }
 }
 
 /// Serves until the process is stopped.
@@ -72,24 +104,15 @@ pub fn run(args: &ServeArgs) -> Result<()> {
         "serving {} on http://127.0.0.1:{port}/ (Ctrl-C stops)",
         args.dir.display()
     );
-    for request in server.incoming_requests() {
-        let answer = match file_for(&args.dir, request.url()) {
-            Some(file) => match std::fs::read(&file) {
-                Ok(bytes) => {
-                    let header = Header::from_bytes("Content-Type", content_type(&file))
-                        .expect("a valid header");
-                    request.respond(Response::from_data(bytes).with_header(header))
+    std::thread::scope(|scope| {
+        for _ in 0..SERVE_THREADS {
+            scope.spawn(|| {
+                while let Ok(request) = server.recv() {
+                    answer(&args.dir, request);
                 }
-                Err(e) => request.respond(
-                    Response::from_string(format!("{}: {e}", file.display())).with_status_code(500),
-                ),
-            },
-            None => request.respond(Response::from_string("not found").with_status_code(404)),
-        };
-        if let Err(e) = answer {
-            eprintln!("a reply was not sent: {e}");
+            });
         }
-    }
+    });
     Ok(())
 }
 
@@ -103,14 +126,29 @@ mod tests {
         std::fs::create_dir_all(dir.join("pkg")).unwrap();
         std::fs::write(dir.join("index.html"), "<p>hi</p>").unwrap();
         std::fs::write(dir.join("pkg/a.wasm"), [0u8, 97, 115, 109]).unwrap();
-        assert_eq!(file_for(&dir, "/"), Some(dir.join("index.html")));
+        let real = dir.canonicalize().unwrap();
+        assert_eq!(file_for(&dir, "/"), Some(real.join("index.html")));
         assert_eq!(
             file_for(&dir, "/pkg/a.wasm?x=1"),
-            Some(dir.join("pkg/a.wasm"))
+            Some(real.join("pkg/a.wasm"))
+        );
+        assert_eq!(
+            file_for(&dir, "/pkg/%61.wasm"),
+            Some(real.join("pkg/a.wasm"))
         );
         assert_eq!(file_for(&dir, "/missing.js"), None);
         assert_eq!(file_for(&dir, "/../etc/passwd"), None);
         assert_eq!(file_for(&dir, "/pkg/../../x"), None);
+        assert_eq!(file_for(&dir, "/%2e%2e/%2e%2e/etc/passwd"), None);
+        assert_eq!(file_for(&dir, "/pkg/%ff"), None);
+        // A symlink inside the folder is followed, one out of it is not.
+        #[cfg(unix)]
+        {
+            std::os::unix::fs::symlink("/etc/passwd", dir.join("out")).unwrap();
+            std::os::unix::fs::symlink(dir.join("index.html"), dir.join("in.html")).unwrap();
+            assert_eq!(file_for(&dir, "/out"), None);
+            assert_eq!(file_for(&dir, "/in.html"), Some(real.join("index.html")));
+        }
         assert_eq!(content_type(Path::new("a.wasm")), "application/wasm");
         assert_eq!(
             content_type(Path::new("a.mjs")),
