@@ -49,9 +49,13 @@ pub struct AnalyzeArgs {
     #[arg(long, default_value_t = 8)]
     max_in_flight: usize,
     /// With --server: threads that judge each round's batch (default:
-    /// all cores).
+    /// all cores; at most 256).
     #[arg(long)]
     threads: Option<usize>,
+    /// With --server: let queries name `jcei:` players, programs the
+    /// server starts (for local use only; refused by default).
+    #[arg(long)]
+    allow_programs: bool,
     /// Where `net:` players' networks run.
     #[command(flatten)]
     device: DeviceArgs,
@@ -180,12 +184,13 @@ fn serve(args: &AnalyzeArgs, compute: Compute) -> Result<()> {
     if args.max_in_flight == 0 {
         anyhow::bail!("--max-in-flight: 0, expected at least 1");
     }
-    let defaults = Defaults::new(Some(args.player.clone()), args.variant.clone(), compute);
+    let mut defaults = Defaults::new(Some(args.player.clone()), args.variant.clone(), compute);
+    defaults.allow_programs = args.allow_programs;
     let threads = args
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    if threads == 0 {
-        anyhow::bail!("--threads: 0, expected at least 1");
+    if !(1..=256).contains(&threads) {
+        anyhow::bail!("--threads: {threads}, expected 1 to 256");
     }
     let mut analyzer = Analyzer::new(defaults, threads);
     let stdin = std::io::BufReader::new(std::io::stdin());

@@ -11,5 +11,5 @@ pub mod query;
 pub mod server;
 
 pub use answer::{Answer, Line};
-pub use query::{Defaults, Query};
+pub use query::{Defaults, Query, MAX_CACHED_PLAYERS};
 pub use server::{serve, Analyzer, Reply};

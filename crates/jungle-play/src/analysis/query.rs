@@ -75,8 +75,21 @@ pub struct Defaults {
     pub variant: String,
     /// Where `net:` players' networks run.
     pub compute: Compute,
+    /// Whether a query may name a `jcei:` player (a program the server
+    /// starts); off unless the server is started for local use with
+    /// `--allow-programs`.
+    pub allow_programs: bool,
     players: HashMap<String, Arc<dyn PlayerFactory>>,
+    /// The players' specs, the least recently used first.
+    recent: Vec<String>,
 }
+
+/// Players a server keeps loaded (a network player holds its network,
+/// some megabytes); the least recently used gives way to a new one.
+pub const MAX_CACHED_PLAYERS: usize = 8;
+
+/// The largest rule-set file a query may name.
+pub const MAX_RULES_FILE: u64 = 1 << 20;
 
 impl Defaults {
     /// Defaults with no player loaded yet.
@@ -85,20 +98,51 @@ impl Defaults {
             player,
             variant,
             compute,
+            allow_programs: false,
             players: HashMap::new(),
+            recent: Vec::new(),
         }
     }
 
-    /// The player of `spec`, loaded once per server.
+    /// Players loaded now (at most [`MAX_CACHED_PLAYERS`]).
+    pub fn cached_players(&self) -> usize {
+        self.players.len()
+    }
+
+    /// The player of `spec`, loaded once and kept while it is among the
+    /// [`MAX_CACHED_PLAYERS`] most recently used.
     fn player(&mut self, spec: &str) -> Result<Arc<dyn PlayerFactory>, String> {
+        self.recent.retain(|s| s != spec);
         if let Some(p) = self.players.get(spec) {
+            self.recent.push(spec.to_string());
             return Ok(Arc::clone(p));
         }
         let loaded: Arc<dyn PlayerFactory> = load_player_on(spec, &self.compute)
             .map_err(|e| format!("player: {e}"))?
             .into();
+        if self.players.len() >= MAX_CACHED_PLAYERS {
+            let oldest = self.recent.remove(0);
+            self.players.remove(&oldest);
+        }
         self.players.insert(spec.to_string(), Arc::clone(&loaded));
+        self.recent.push(spec.to_string());
         Ok(loaded)
+    }
+
+    /// The rule set a query names: a preset, the server's own, or a file
+    /// that is a regular file of at most [`MAX_RULES_FILE`] bytes (a
+    /// device or a FIFO would block the server or fill its memory).
+    fn rules(&self, variant: &str) -> Result<Rules, String> {
+        if variant != self.variant && Rules::preset(variant).is_none() {
+            let meta =
+                std::fs::metadata(variant).map_err(|e| format!("variant: `{variant}`: {e}"))?;
+            if !meta.is_file() || meta.len() > MAX_RULES_FILE {
+                return Err(format!(
+                    "variant: `{variant}`: expected a preset name or a rule-set file (a regular file of at most {MAX_RULES_FILE} bytes)"
+                ));
+            }
+        }
+        Rules::load(variant).map_err(|e| format!("variant: {e}"))
     }
 
     /// Reads one line: its id (`null` when there is none to read) and
@@ -124,7 +168,7 @@ impl Defaults {
     /// Checks every field of `query`.
     pub fn check(&mut self, query: Query) -> Result<Checked, String> {
         let variant = query.variant.unwrap_or_else(|| self.variant.clone());
-        let rules = Rules::load(&variant).map_err(|e| format!("variant: {e}"))?;
+        let rules = self.rules(&variant)?;
         let start = match &query.position {
             Some(fen) => Position::from_fen(fen).map_err(|e| format!("position: {e}"))?,
             None => rules.start_position(),
@@ -138,6 +182,13 @@ impl Defaults {
             return Err(format!(
                 "the game is already over in this position ({outcome}); nothing to analyze"
             ));
+        }
+        if let Some(spec) = &query.player {
+            if spec.trim_start().starts_with("jcei:") && !self.allow_programs {
+                return Err(format!(
+                    "player: `{spec}`: a query may not start programs; start the server with --allow-programs for local use"
+                ));
+            }
         }
         let player_name = query.player.or_else(|| self.player.clone()).ok_or(
             "player: none given (name one in the query, or start the server with --player)",

@@ -4,7 +4,7 @@
 //! written as each search finishes.
 
 use super::answer::{from_decision, from_search, Answer};
-use super::query::{Checked, Defaults};
+use super::query::{Checked, Defaults, MAX_CACHED_PLAYERS};
 use crate::line_reader::read_lines;
 use jungle_mcts::{run_round, Evaluator, ParallelEvaluator, Search};
 use std::collections::HashMap;
@@ -76,6 +76,17 @@ impl Analyzer {
         self.in_flight
     }
 
+    /// Players whose evaluators are kept (those with queries in flight,
+    /// and up to [`MAX_CACHED_PLAYERS`] in all when none is waiting).
+    pub fn cached_evaluators(&self) -> usize {
+        self.groups.len()
+    }
+
+    /// Players whose specs are kept loaded.
+    pub fn cached_players(&self) -> usize {
+        self.defaults.cached_players()
+    }
+
     /// Takes one query line: a refused query or a player that does not
     /// search is answered at once; a search joins the queries in flight.
     pub fn submit(&mut self, line: &str) -> Option<Reply> {
@@ -105,6 +116,11 @@ impl Analyzer {
                 search.begin(&query.game);
                 let key = query.player_name.clone();
                 let threads = self.threads;
+                if !self.groups.contains_key(&key) && self.groups.len() >= MAX_CACHED_PLAYERS {
+                    // Idle groups give way; busy ones stay until their
+                    // queries are answered.
+                    self.groups.retain(|_, g| !g.jobs.is_empty());
+                }
                 let group = self.groups.entry(key).or_insert_with(|| Group {
                     evaluator: if threads > 1 {
                         let each = (0..threads).map(|_| parts.evaluator()).collect();
@@ -293,6 +309,39 @@ mod tests {
         let alone = factory.build(&rules, 0).choose(&game);
         assert_eq!(first.best, alone.mv.to_string());
         assert_eq!(first.lines[0].pv[0], alone.pv[0].to_string());
+    }
+
+    #[test]
+    fn caches_are_bounded_and_programs_and_devices_are_refused() {
+        let mut a = analyzer();
+        for n in 0..20 {
+            let q = format!(r#"{{"id": {n}, "player": "mcts:{}"}}"#, 20 + n);
+            assert!(a.submit(&q).is_none());
+            while a.in_flight() > 0 {
+                a.step();
+            }
+        }
+        assert!(
+            a.cached_players() <= MAX_CACHED_PLAYERS,
+            "{}",
+            a.cached_players()
+        );
+        assert!(
+            a.cached_evaluators() <= MAX_CACHED_PLAYERS,
+            "{}",
+            a.cached_evaluators()
+        );
+        let refused = |a: &mut Analyzer, q: &str| match a.submit(q) {
+            Some(Reply::Error { error, .. }) => error,
+            other => panic!("{q}: {:?}", other.map(|r| r.line())),
+        };
+        let e = refused(&mut a, r#"{"id": 1, "player": "jcei:/bin/sh -c true"}"#);
+        assert!(
+            e.contains("may not start programs") && e.contains("--allow-programs"),
+            "{e}"
+        );
+        let e = refused(&mut a, r#"{"id": 2, "variant": "/dev/zero"}"#);
+        assert!(e.contains("/dev/zero") && e.contains("regular file"), "{e}");
     }
 
     #[test]
