@@ -94,9 +94,11 @@ impl NetConfig {
         self.survival_head == Some(true)
     }
 
-    /// About how many weights the network has: every convolution and dense
-    /// layer's (biases and batch norms, a few per cent, left out).
-    pub fn parameters(&self) -> f64 {
+    /// The network's weights in two parts: those of its convolutions
+    /// (each used once per square) and those of its dense layers (the
+    /// global-pooling biases and the value head, used once per position).
+    /// Biases and batch norms, a few per cent, are left out.
+    fn weights(&self) -> (f64, f64) {
         let squares = (jungle_rules::RANKS as usize * jungle_rules::FILES as usize) as f64;
         let (f, pf, vf, vh) = (
             self.filters as f64,
@@ -112,14 +114,19 @@ impl NetConfig {
         } else {
             0.0
         };
-        9.0 * planes * f
+        let convolutions = 9.0 * planes * f
             + self.blocks as f64 * 2.0 * 9.0 * f * f
-            + pooled_blocks as f64 * f * f
             + f * pf
             + pf * directions
-            + f * vf
-            + vf * vh
-            + vh * (3.0 + 1.0 + survival)
+            + f * vf;
+        let dense = pooled_blocks as f64 * f * f + vf * vh + vh * (3.0 + 1.0 + survival);
+        (convolutions, dense)
+    }
+
+    /// About how many weights the network has ([`NetConfig::weights`]).
+    pub fn parameters(&self) -> f64 {
+        let (convolutions, dense) = self.weights();
+        convolutions + dense
     }
 
     /// About how many bytes training this network takes with batches of
@@ -137,31 +144,12 @@ impl NetConfig {
     /// Floating-point operations of one position's forward pass, counted
     /// as the direct convolution's multiply-adds (two each), the usual
     /// measure (Winograd's transforms do fewer multiplications for the same
-    /// result, so its rates in these units can pass the machine's peak).
+    /// result, so its rates in these units can pass the machine's peak):
+    /// every convolution weight once per square, every dense weight once.
     pub fn flops_per_position(&self) -> f64 {
         let squares = (jungle_rules::RANKS as usize * jungle_rules::FILES as usize) as f64;
-        let (f, pf, vf, vh) = (
-            self.filters as f64,
-            self.policy_filters as f64,
-            self.value_filters as f64,
-            self.value_hidden as f64,
-        );
-        let planes = self.encoding().planes() as f64;
-        let directions = (crate::encoding::POLICY_SLOTS as f64) / squares;
-        let pooled_blocks = self.blocks.checked_div(self.global_pool_every).unwrap_or(0);
-        let pooled = pooled_blocks as f64 * f * f;
-        let survival = if self.has_survival_head() {
-            SURVIVAL_OUTPUTS as f64
-        } else {
-            0.0
-        };
-        let multiply_adds = squares * 9.0 * planes * f
-            + self.blocks as f64 * 2.0 * squares * 9.0 * f * f
-            + pooled
-            + squares * (f * pf + pf * directions + f * vf)
-            + vf * vh
-            + vh * (3.0 + 1.0 + survival);
-        2.0 * multiply_adds
+        let (convolutions, dense) = self.weights();
+        2.0 * (squares * convolutions + dense)
     }
 
     /// The input planes the network reads.

@@ -65,13 +65,28 @@ where
     DB::ErrorType: 'static,
     CT: plotters::coord::CoordTranslate,
 {
+    legend(chart, position)?;
+    root.present()?;
+    Ok(())
+}
+
+/// Draws the chart's legend (white box, black border) at `position`: for
+/// figures of several panels, each with its own legend.
+pub fn legend<'a, DB, CT>(
+    chart: &mut ChartContext<'a, DB, CT>,
+    position: SeriesLabelPosition,
+) -> DrawResult
+where
+    DB: DrawingBackend + 'a,
+    DB::ErrorType: 'static,
+    CT: plotters::coord::CoordTranslate,
+{
     chart
         .configure_series_labels()
         .background_style(WHITE.mix(0.85))
         .border_style(BLACK)
         .position(position)
         .draw()?;
-    root.present()?;
     Ok(())
 }
 

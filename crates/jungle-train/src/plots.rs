@@ -2,7 +2,7 @@
 //! training step and against hours (95% error bars, anchors as horizontal
 //! lines), the loss curves, and the draws and length of the self-play games.
 
-use jungle_plot::{finish, range, write_figure, DrawResult, Figure, PlotError, SIZE};
+use jungle_plot::{finish, legend, range, write_figure, DrawResult, Figure, PlotError, SIZE};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use std::path::Path;
@@ -314,12 +314,7 @@ impl Figure for ProbeFigure<'_> {
                     .label(*name)
                     .legend(move |(a, b)| PathElement::new([(a, b), (a + 16, b)], color));
             }
-            chart
-                .configure_series_labels()
-                .position(SeriesLabelPosition::LowerRight)
-                .background_style(WHITE.mix(0.8))
-                .border_style(BLACK)
-                .draw()?;
+            legend(&mut chart, SeriesLabelPosition::LowerRight)?;
         }
         root.present()?;
         Ok(())
@@ -442,12 +437,7 @@ impl Figure for LadderFigure<'_> {
                     )?;
                 }
             }
-            chart
-                .configure_series_labels()
-                .position(SeriesLabelPosition::LowerRight)
-                .background_style(WHITE.mix(0.8))
-                .border_style(BLACK)
-                .draw()?;
+            legend(&mut chart, SeriesLabelPosition::LowerRight)?;
         }
         root.present()?;
         Ok(())
