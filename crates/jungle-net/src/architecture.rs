@@ -123,7 +123,8 @@ impl NetConfig {
         (convolutions, dense)
     }
 
-    /// About how many weights the network has ([`NetConfig::weights`]).
+    /// About how many weights the network has: its convolutions' and
+    /// dense layers' (biases and batch norms, a few per cent, left out).
     pub fn parameters(&self) -> f64 {
         let (convolutions, dense) = self.weights();
         convolutions + dense
