@@ -27,9 +27,10 @@ pub(crate) struct Node {
     pub visits: u32,
     pub in_flight: u32,
     pub value_sum: f32,
-    /// Draw probability of this node's position: the evaluator's, or
-    /// exact (1 or 0) once the node is terminal. Draws are the same for
-    /// both sides, so it needs no sign.
+    /// Exact draw probability of a terminal node (1 for a drawn end, 0 for
+    /// a decided one, a proven child's for a node the solver proved); read
+    /// only once the node is terminal. Draws are the same for both sides,
+    /// so it needs no sign.
     pub draw: f32,
     /// Sum of the draw probabilities backed up through this node.
     pub draw_sum: f32,

@@ -99,7 +99,7 @@ impl NetConfig {
     /// global-pooling biases and the value head, used once per position).
     /// Biases and batch norms, a few per cent, are left out.
     fn weights(&self) -> (f64, f64) {
-        let squares = (jungle_rules::RANKS as usize * jungle_rules::FILES as usize) as f64;
+        let squares = crate::encoding::SQUARES as f64;
         let (f, pf, vf, vh) = (
             self.filters as f64,
             self.policy_filters as f64,
@@ -136,7 +136,7 @@ impl NetConfig {
     /// for the backward pass (some six tensors of `filters` planes a
     /// block, each of batch x 63 floats).
     pub fn training_bytes(&self, batch: usize) -> f64 {
-        let squares = (jungle_rules::RANKS as usize * jungle_rules::FILES as usize) as f64;
+        let squares = crate::encoding::SQUARES as f64;
         let activations =
             batch as f64 * (self.blocks as f64 + 2.0) * 6.0 * self.filters as f64 * squares;
         4.0 * (4.0 * self.parameters() + activations)
@@ -148,7 +148,7 @@ impl NetConfig {
     /// result, so its rates in these units can pass the machine's peak):
     /// every convolution weight once per square, every dense weight once.
     pub fn flops_per_position(&self) -> f64 {
-        let squares = (jungle_rules::RANKS as usize * jungle_rules::FILES as usize) as f64;
+        let squares = crate::encoding::SQUARES as f64;
         let (convolutions, dense) = self.weights();
         2.0 * (squares * convolutions + dense)
     }

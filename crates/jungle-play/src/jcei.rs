@@ -243,12 +243,9 @@ impl Connection {
         let (tx, lines) = mpsc::sync_channel(MAX_QUEUED_LINES);
         std::thread::spawn(move || {
             let mut out = BufReader::new(stdout);
-            loop {
-                let line = match read_bounded_line(&mut out) {
-                    Ok(Some(line)) => Ok(line),
-                    Ok(None) => break,
-                    Err(too_long) => Err(too_long),
-                };
+            // Every line, then a line too long (the last thing sent), or
+            // nothing at the end of the output.
+            while let Some(line) = read_bounded_line(&mut out).transpose() {
                 let last = line.is_err();
                 if tx.send(line).is_err() || last {
                     break;

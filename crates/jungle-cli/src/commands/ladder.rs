@@ -12,7 +12,8 @@ use std::path::PathBuf;
 pub struct LadderArgs {
     /// The records: `CONFIG/RUNGh-sSEED/` folders, each with the run's
     /// `state.json`, `probe.json` (`jungle probe CKPT --json`) and its
-    /// games against the anchors (`vs-*.json`, `jungle arena ... --json`).
+    /// games against the anchors (`games-*.jsonl`, `jungle arena ...
+    /// --record FILE`).
     #[arg(default_value = "docs/experiments/ladder")]
     records: PathBuf,
     /// Where the table and plot go: `OUT.csv`, `OUT.png`, `OUT.svg`.

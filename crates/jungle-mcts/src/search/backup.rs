@@ -70,14 +70,14 @@ impl Search {
         if kids.iter().any(|c| c.proven().is_some_and(|v| v >= 1.0)) {
             return Some((1.0, 0.0));
         }
-        let best = kids.iter().try_fold(None, |best: Option<&Node>, c| {
+        let mut best: Option<&Node> = None;
+        for c in kids {
             let v = c.proven()?;
-            Some(match best {
-                Some(b) if b.value >= v => Some(b),
-                _ => Some(c),
-            })
-        })??;
-        Some((best.value, best.draw))
+            if best.is_none_or(|b| v > b.value) {
+                best = Some(c);
+            }
+        }
+        best.map(|b| (b.value, b.draw))
     }
 
     /// Sets `root_win` to a root move proven to win, if there is one.

@@ -372,7 +372,6 @@ impl Search {
             self.tree.expand(node, leaf.moves.as_slice(), &eval.policy);
             let n = &mut self.tree.nodes[node];
             n.value = -value;
-            n.draw = draw;
             n.minimax = -leaf.quiescence;
             let was_root = node == 0;
             let start = leaf.path_start as usize;
