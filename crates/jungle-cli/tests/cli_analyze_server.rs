@@ -103,6 +103,20 @@ fn multipv_prints_a_table_and_refuses_what_it_cannot_do() {
     assert!(!ok && stderr.contains("does not search"), "{stderr}");
     let (ok, _, stderr) = jungle(&["analyze", "--server", "--player", "alphabeta:0"]);
     assert!(!ok && stderr.contains("--player"), "{stderr}");
+    for threads in ["0", "257"] {
+        let (ok, _, stderr) = jungle(&[
+            "analyze",
+            "--server",
+            "--player",
+            "greedy",
+            "--threads",
+            threads,
+        ]);
+        assert!(
+            !ok && stderr.contains("--threads") && stderr.contains("1 to 256"),
+            "{stderr}"
+        );
+    }
     // No player: the shipped network (networks/default).
     let (ok, stdout, stderr) = jungle(&["analyze", "--moves", "g3g4"]);
     assert!(ok, "{stderr}");
