@@ -141,10 +141,12 @@ fn the_engine_searches_with_a_network_once_one_is_set() {
     e.send("position startpos");
     e.send("go nodes 200");
     let out = e.until("bestmove");
-    // Chunks of 64 simulations: 64, 128, 192, 200.
+    // Chunks of 64 simulations (64, 128, 192, 200), an `info` line for the
+    // first, then at most every 100 ms, and for the last.
     let infos: Vec<&String> = out.iter().filter(|l| l.starts_with("info depth")).collect();
-    assert_eq!(infos.len(), 4, "{out:?}");
-    assert!(infos[3].contains(" nodes 200 "), "{out:?}");
+    assert!((2..=4).contains(&infos.len()), "{out:?}");
+    assert!(infos[0].contains(" nodes 64 "), "{out:?}");
+    assert!(infos.last().unwrap().contains(" nodes 200 "), "{out:?}");
     e.send("go movetime 50");
     assert!(e.until("bestmove").last().unwrap().starts_with("bestmove "));
     // A move into the den is played at once, without simulations.
@@ -402,4 +404,123 @@ fn twenty_games_on_a_clock_without_a_flag_fall() {
     // The engine spends its clock: tens of ms a move, not a fixed budget.
     let ms = v["a_ms_per_move"].as_f64().unwrap();
     assert!((30.0..1000.0).contains(&ms), "{ms} ms a move");
+}
+
+/// A `jungle engine` whose output lines arrive on a channel, so a test can
+/// wait for one with a deadline while the engine searches.
+struct Watched {
+    child: std::process::Child,
+    stdin: Option<std::process::ChildStdin>,
+    lines: std::sync::mpsc::Receiver<String>,
+}
+
+impl Watched {
+    fn start(args: &[&str]) -> Watched {
+        let Engine {
+            child,
+            stdin,
+            lines: mut out,
+        } = Engine::with_args(args);
+        let (tx, lines) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            while let Some(Ok(line)) = out.next() {
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Watched {
+            child,
+            stdin: Some(stdin),
+            lines,
+        }
+    }
+
+    fn send(&mut self, text: &str) {
+        let stdin = self.stdin.as_mut().expect("open");
+        writeln!(stdin, "{text}").unwrap();
+        stdin.flush().unwrap();
+    }
+
+    /// The next line, or a failure naming what was awaited.
+    fn next(&self, awaited: &str, seconds: u64) -> String {
+        self.lines
+            .recv_timeout(std::time::Duration::from_secs(seconds))
+            .unwrap_or_else(|e| panic!("no line within {seconds} s awaiting {awaited}: {e}"))
+    }
+
+    /// Lines up to and including the first that starts with `word`.
+    fn until(&self, word: &str, seconds: u64) -> Vec<String> {
+        let mut out = vec![self.next(word, seconds)];
+        while !out.last().unwrap().starts_with(word) {
+            out.push(self.next(word, seconds));
+        }
+        out
+    }
+
+    /// The engine's resident memory in MiB (Linux).
+    fn rss_mib(&self) -> u64 {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).unwrap();
+        let kib: u64 = status
+            .lines()
+            .find_map(|l| l.strip_prefix("VmRSS:"))
+            .and_then(|v| v.split_whitespace().next()?.parse().ok())
+            .unwrap();
+        kib / 1024
+    }
+}
+
+#[test]
+fn a_gui_hears_the_search_as_it_runs_pings_it_and_hangs_up() {
+    let mut e = Watched::start(&["--player", "mcts:100"]);
+    // `info` lines come while `go infinite` runs, at most ten a second,
+    // and `isready` is answered at once without ending it.
+    let started = std::time::Instant::now();
+    e.send("go infinite");
+    assert!(e.next("info", 20).starts_with("info depth"));
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    e.send("isready");
+    let before_ready = e.until("readyok", 20);
+    let info_lines = before_ready.len() - 1;
+    assert!(
+        before_ready[..info_lines]
+            .iter()
+            .all(|l| l.starts_with("info depth")),
+        "{before_ready:?}"
+    );
+    let most = (started.elapsed().as_millis() / 100) as usize + 2;
+    assert!(info_lines <= most, "{info_lines} info lines, most {most}");
+    // `stop`, `position` and `go` at once: the first search stops, the
+    // second runs on.
+    e.send("stop\nposition startpos moves a3a4\ngo infinite");
+    let first = e.until("bestmove", 20);
+    assert!(!first.last().unwrap().contains("none"), "{first:?}");
+    assert!(e
+        .next("info of the second search", 20)
+        .starts_with("info depth"));
+    e.send("isready");
+    e.until("readyok", 20);
+    // The tree stops at its bound under `go infinite`.
+    e.send("stop");
+    e.until("bestmove", 20);
+    e.send("setoption name TreeMemory value 16");
+    e.until("info string tree memory 16 MiB", 20);
+    e.send("go infinite");
+    let full = e.until("info string the tree reached its memory bound", 60);
+    assert!(full.last().unwrap().contains("of 16 MiB"), "{full:?}");
+    std::thread::sleep(std::time::Duration::from_secs(2));
+    let rss = e.rss_mib();
+    assert!(rss < 200, "{rss} MiB resident under a 16 MiB tree");
+    // The end of the input ends `go infinite` and the engine.
+    e.stdin = None;
+    let last = e.until("bestmove", 20);
+    assert!(!last.last().unwrap().contains("none"), "{last:?}");
+    let waited = std::time::Instant::now();
+    while e.child.try_wait().unwrap().is_none() {
+        assert!(
+            waited.elapsed().as_secs() < 20,
+            "the engine outlived its input"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
 }

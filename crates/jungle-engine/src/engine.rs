@@ -29,16 +29,18 @@ use jungle_net::{
     cpu_device, load_checkpoint, CheckpointError, InferenceNet, NoSurvivalHead, PolicyValueNet,
     ValueTerms,
 };
-use jungle_play::line_reader::read_lines;
+use jungle_play::line_reader::{read_lines, Peeked, MAX_COMMAND_LINE};
 use jungle_play::shipped::checkpoint_path;
 use jungle_play::{PlayerFactory, PlayerSpec, SpecError, PLAYER_EVAL_CACHE};
 use jungle_rules::{
     perft, FenError, Game, GameError, InvalidKey, Move, Position, Rules, RulesError,
 };
+use std::collections::VecDeque;
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::mpsc::{self, Receiver, TryRecvError};
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 /// `perft` that `stop` can end: the counts below each pair of first moves
@@ -68,6 +70,12 @@ pub const DEFAULT_NODES: u64 = 800;
 pub const DEFAULT_DEPTH: u32 = 6;
 /// Most moves the `Safety` option may ask the root safety check to look ahead.
 const MAX_SAFETY: u32 = 8;
+/// Default bound of the search tree's memory, in MiB (`TreeMemory`): some
+/// million simulations; a `go infinite` or a huge `go nodes` stops growing
+/// the tree there.
+pub const DEFAULT_TREE_MIB: usize = 1024;
+/// Most MiB the `TreeMemory` option takes.
+const MAX_TREE_MIB: usize = 1 << 20;
 /// Most threads the `Threads` option takes.
 pub const MAX_THREADS: usize = 256;
 /// Leaves each thread judges per round of a search on several threads
@@ -108,7 +116,7 @@ pub enum CommandError {
         expected: String,
     },
     /// No such option.
-    #[error("unknown option `{0}`; expected Player, Variant, Network, Simulations, Threads, Material, Qsearch, Safety, Depth or MoveOverhead")]
+    #[error("unknown option `{0}`; expected Player, Variant, Network, Simulations, Threads, Material, Qsearch, Safety, Depth, MoveOverhead or TreeMemory")]
     UnknownOption(String),
     /// The position string is malformed.
     #[error(transparent)]
@@ -202,6 +210,8 @@ pub struct Engine {
     threads: usize,
     /// Milliseconds kept back from the clock each move.
     overhead_ms: u64,
+    /// Bound of the search tree's memory, in MiB.
+    tree_mib: usize,
     game: Game,
     /// Why the last `position` was refused, until one is accepted.
     position_error: Option<String>,
@@ -237,6 +247,7 @@ impl Engine {
             depth: DEFAULT_DEPTH,
             threads: 1,
             overhead_ms: DEFAULT_MOVE_OVERHEAD_MS,
+            tree_mib: DEFAULT_TREE_MIB,
             game: Game::new(Rules::default()),
             position_error: None,
             search: None,
@@ -272,6 +283,9 @@ impl Engine {
             format!("option name Depth type spin default {DEFAULT_DEPTH} min 1 max 30"),
             format!(
                 "option name MoveOverhead type spin default {DEFAULT_MOVE_OVERHEAD_MS} min 0 max 10000"
+            ),
+            format!(
+                "option name TreeMemory type spin default {DEFAULT_TREE_MIB} min 1 max {MAX_TREE_MIB}"
             ),
             "jceiok".to_string(),
         ]
@@ -425,6 +439,10 @@ impl Engine {
                 self.depth = whole("Depth", value, 1, 30)?;
                 Ok(format!("depth {}", self.depth))
             }
+            "treememory" => {
+                self.tree_mib = whole("TreeMemory", value, 1, MAX_TREE_MIB)?;
+                Ok(format!("tree memory {} MiB", self.tree_mib))
+            }
             "moveoverhead" => {
                 self.overhead_ms = whole("MoveOverhead", value, 0, 10_000)?;
                 Ok(format!("move overhead {} ms", self.overhead_ms))
@@ -521,13 +539,16 @@ impl Engine {
                     ..config.clone()
                 };
                 let (rules, seed) = (self.rules.clone(), self.seed);
+                let max_tree_bytes = self.tree_mib << 20;
+                // A kept tree past the bound (set lower since) starts afresh.
                 let mut tree = self
                     .search
                     .take()
+                    .filter(|tree| tree.tree_bytes() <= max_tree_bytes)
                     .unwrap_or_else(|| Search::new(rules, config, seed));
                 let game = self.game.clone();
                 let evaluator = self.evaluator(network.as_deref());
-                let best = go_search(&mut tree, &game, evaluator, &limits, say);
+                let best = go_search(&mut tree, &game, evaluator, &limits, max_tree_bytes, say);
                 self.search = Some(tree);
                 best
             }
@@ -540,12 +561,17 @@ impl Engine {
         Some(best)
     }
 
-    /// Handles one command; returns the lines to print and whether to quit.
-    pub fn handle(&mut self, command: Command, stop: &Arc<AtomicBool>) -> (Vec<String>, bool) {
-        let mut out = Vec::new();
+    /// Handles one command, its answer's lines said through `say` as they
+    /// come (a search's `info` lines while it runs); true for `quit`.
+    pub fn handle(
+        &mut self,
+        command: Command,
+        stop: &Arc<AtomicBool>,
+        say: &mut dyn FnMut(String),
+    ) -> bool {
         match command {
-            Command::Jcei => out = self.identify(),
-            Command::IsReady => out.push("readyok".to_string()),
+            Command::Jcei => self.identify().into_iter().for_each(&mut *say),
+            Command::IsReady => say("readyok".to_string()),
             Command::NewGame => {
                 self.game = Game::new(self.rules.clone());
                 self.search = None;
@@ -555,21 +581,21 @@ impl Engine {
                 // A refused position leaves none: a `go` after it answers
                 // with the error rather than for the position before.
                 self.position_error = self.set_position(&start, &moves).err().map(|e| {
-                    out.push(format!("info string error: {e}"));
+                    say(format!("info string error: {e}"));
                     e.to_string()
                 });
             }
             Command::Go(_) if self.position_error.is_some() => {
                 let why = self.position_error.as_deref().unwrap_or_default();
-                out.push(format!(
+                say(format!(
                     "info string error: no position (the last `position` was refused: {why})\nbestmove (none)"
                 ));
             }
             Command::Go(go) => {
-                // The input thread clears `stop` when it reads `go`, so a
-                // `stop` read after it is not lost.
-                let best = self.go(&go, stop, &mut |l| out.push(l));
-                out.push(match best {
+                // `stop` is this search's own flag, set by the input thread
+                // for a `stop` read after its `go` (`run_engine`).
+                let best = self.go(&go, stop, say);
+                say(match best {
                     Some(mv) => format!("bestmove {mv}"),
                     None => {
                         let why = self.game.outcome().map_or("over".into(), |o| o.to_string());
@@ -578,16 +604,20 @@ impl Engine {
                 });
             }
             Command::Stop => {}
-            Command::Quit => return (out, true),
+            Command::Quit => return true,
             Command::Display => {
-                out.extend(self.game.position().to_string().lines().map(String::from));
-                out.push(format!("variant {}", self.variant));
-                out.push(format!("player {}", self.player));
+                self.game
+                    .position()
+                    .to_string()
+                    .lines()
+                    .for_each(|l| say(l.to_string()));
+                say(format!("variant {}", self.variant));
+                say(format!("player {}", self.player));
             }
             Command::Perft(depth) => {
                 let started = Instant::now();
                 let ms = || started.elapsed().as_millis();
-                out.push(
+                say(
                     match stoppable_perft(self.game.position(), &self.rules, depth, stop) {
                         Some(count) => format!("perft {depth} nodes {count} time {}", ms()),
                         None => format!("info string perft {depth} stopped after {} ms", ms()),
@@ -595,59 +625,127 @@ impl Engine {
                 );
             }
             Command::SetOption { name, value } => match self.set_option(&name, &value) {
-                Ok(note) => out.push(format!("info string {note}")),
-                Err(e) => out.push(format!("info string error: {e}")),
+                Ok(note) => say(format!("info string {note}")),
+                Err(e) => say(format!("info string error: {e}")),
             },
         }
-        (out, false)
+        false
     }
 }
 
+/// Lines said and not yet written: a search waits when this many are
+/// queued (a GUI that does not read blocks the engine, not its memory).
+const MAX_QUEUED_OUTPUT: usize = 1024;
+
 /// Runs `engine` until `quit` or the end of `input`, answering on
-/// `output` (flushed after every answer).
-pub fn run_engine<R, W>(mut engine: Engine, input: R, mut output: W) -> std::io::Result<()>
+/// `output` as the answers come (a search's `info` lines while it runs),
+/// flushed whenever nothing more is waiting. Input is read on its own
+/// thread: `stop` and `quit` reach a running search, `isready` during a
+/// search is answered at once, and the end of the input ends a search
+/// (even `go infinite`) and then the session.
+pub fn run_engine<R, W>(mut engine: Engine, input: R, output: W) -> std::io::Result<()>
 where
     R: BufRead + Send + 'static,
-    W: Write,
+    W: Write + Send,
 {
-    let stop = Arc::new(AtomicBool::new(false));
-    let reader_stop = Arc::clone(&stop);
-    let rx = read_lines(input, move |line| {
-        match line.split_whitespace().next().unwrap_or("") {
-            "stop" | "quit" => reader_stop.store(true, Ordering::Relaxed),
-            // A new search: a `stop` read before it was for an earlier one.
-            "go" | "perft" => reader_stop.store(false, Ordering::Relaxed),
-            _ => {}
+    // One stop flag for each `go` and `perft` read and not yet answered,
+    // in order: `stop`, `quit` and the end of the input set those read so
+    // far (never one read later, so `stop`, `position`, `go` sent at once
+    // stop the first search only).
+    let searches: Arc<Mutex<VecDeque<Arc<AtomicBool>>>> = Arc::default();
+    let (say_tx, said) = mpsc::sync_channel::<Option<String>>(MAX_QUEUED_OUTPUT);
+    std::thread::scope(|scope| {
+        let writer = scope.spawn(move || write_lines(&said, output));
+        let rx = {
+            let (searches, say_tx) = (Arc::clone(&searches), say_tx.clone());
+            read_lines(input, MAX_COMMAND_LINE, move |line| {
+                let mut searches = searches.lock().expect("no panic holds the lock");
+                let stop_all = |searches: &VecDeque<Arc<AtomicBool>>| {
+                    searches
+                        .iter()
+                        .for_each(|s| s.store(true, Ordering::Relaxed))
+                };
+                match line.map(|l| l.split_whitespace().next().unwrap_or("")) {
+                    None | Some("stop" | "quit") => stop_all(&searches),
+                    Some(_) if line.is_some_and(starts_search) => {
+                        searches.push_back(Arc::default())
+                    }
+                    Some("isready") if !searches.is_empty() => {
+                        let _ = say_tx.send(Some("readyok".to_string()));
+                        return Peeked::Answered;
+                    }
+                    _ => {}
+                }
+                Peeked::Queue
+            })
+        };
+        let closed = std::cell::Cell::new(false);
+        let mut say = |line: String| {
+            if say_tx.send(Some(line)).is_err() {
+                closed.set(true);
+            }
+        };
+        let idle = Arc::new(AtomicBool::new(false));
+        for line in rx {
+            let search = line.as_deref().is_ok_and(starts_search);
+            let stop = match search {
+                true => searches
+                    .lock()
+                    .expect("no panic holds the lock")
+                    .front()
+                    .cloned(),
+                false => None,
+            }
+            .unwrap_or_else(|| Arc::clone(&idle));
+            let parsed = line
+                .map_err(|e| e.to_string())
+                .and_then(|l| parse(&l).map_err(|e| e.to_string()));
+            let quit = match parsed {
+                Ok(Some(command)) => engine.handle(command, &stop, &mut say),
+                Ok(None) => false,
+                Err(e) => {
+                    say(format!("info string error: {e}"));
+                    false
+                }
+            };
+            if search {
+                searches
+                    .lock()
+                    .expect("no panic holds the lock")
+                    .pop_front();
+            }
+            if quit || closed.get() {
+                break;
+            }
         }
-    });
-    for line in rx {
-        let line = match line {
+        // The writer ends here (the reader thread may still hold a sender).
+        let _ = say_tx.send(None);
+        writer.join().expect("the writer does not panic")
+    })
+}
+
+/// Whether `line` is a well-formed `go` or `perft` (a search the input
+/// thread can stop, during which it answers `isready`).
+fn starts_search(line: &str) -> bool {
+    matches!(parse(line), Ok(Some(Command::Go(_) | Command::Perft(_))))
+}
+
+/// Writes each line said until the end (`None`), flushing whenever no
+/// more is waiting.
+fn write_lines<W: Write>(said: &Receiver<Option<String>>, mut output: W) -> std::io::Result<()> {
+    let mut next = said.recv().ok().flatten();
+    while let Some(line) = next {
+        writeln!(output, "{line}")?;
+        next = match said.try_recv() {
             Ok(line) => line,
-            Err(e) => {
-                writeln!(output, "info string error: {e}")?;
+            Err(TryRecvError::Empty) => {
                 output.flush()?;
-                continue;
+                said.recv().ok().flatten()
             }
+            Err(TryRecvError::Disconnected) => None,
         };
-        let command = match parse(&line) {
-            Ok(Some(c)) => c,
-            Ok(None) => continue,
-            Err(e) => {
-                writeln!(output, "info string error: {e}")?;
-                output.flush()?;
-                continue;
-            }
-        };
-        let (lines, quit) = engine.handle(command, &stop);
-        for l in lines {
-            writeln!(output, "{l}")?;
-        }
-        output.flush()?;
-        if quit {
-            break;
-        }
     }
-    Ok(())
+    output.flush()
 }
 
 #[cfg(test)]
@@ -657,7 +755,9 @@ mod tests {
 
     fn run(engine: &mut Engine, line: &str) -> Vec<String> {
         let stop = Arc::new(AtomicBool::new(false));
-        engine.handle(parse(line).unwrap().unwrap(), &stop).0
+        let mut out = Vec::new();
+        engine.handle(parse(line).unwrap().unwrap(), &stop, &mut |l| out.push(l));
+        out
     }
 
     /// Runs the engine on `input` in a thread; its output, or `None` if it
@@ -711,7 +811,8 @@ mod tests {
             let started = Instant::now();
             let out = session(std::io::Cursor::new(input.into_bytes()), 60).expect("stopped");
             assert!(started.elapsed().as_secs() < 60);
-            assert!(out.contains(answer) && out.ends_with("readyok\n"), "{out}");
+            // `isready` read during the search is answered at once.
+            assert!(out.contains(answer) && out.contains("readyok\n"), "{out}");
         }
         let mut e = Engine::new();
         let perft4 = run(&mut e, "perft 4");

@@ -23,6 +23,9 @@ const DEPTH_NODE_CAP: u64 = 200_000;
 const MAX_ALPHABETA_DEPTH: u32 = 30;
 /// How long a chunk of a timed search aims to take, at most.
 const CHUNK_TIME: Duration = Duration::from_millis(40);
+/// The shortest time between two `info` lines of the search (a GUI reads
+/// at most ten a second; the last before `bestmove` is always sent).
+pub const INFO_INTERVAL: Duration = Duration::from_millis(100);
 
 /// Sets `abort` when `stop` is read or the hard time limit passes, so a
 /// search cut mid-way (alpha-beta's) ends at once; stops with the `go`.
@@ -190,16 +193,21 @@ pub fn line(moves: &[Move]) -> String {
 /// The search (network or hand-written evaluator) in chunks of at most
 /// [`CHUNK`] simulations, the tree kept between them; a timed search sizes
 /// its chunks to end near the soft limit. Stops at the node or depth limit,
-/// the soft time limit, `stop`, or a proven value.
+/// the soft time limit, `stop`, a proven value, or when the next chunk
+/// could take the tree past `max_tree_bytes` (said in an `info string`;
+/// under `infinite` the answer still waits for `stop`). An `info` line at
+/// most every [`INFO_INTERVAL`], and one for the tree that answers.
 pub fn go_search(
     tree: &mut Search,
     game: &Game,
     evaluator: &mut dyn Evaluator,
     limits: &Limits,
+    max_tree_bytes: usize,
     say: &mut dyn FnMut(String),
 ) -> Move {
     let draw = draw_after(game, None, evaluator);
     let mut total: u64 = 0;
+    let mut last_info: Option<Instant> = None;
     loop {
         let mut chunk = CHUNK;
         if let Some(n) = limits.nodes {
@@ -221,15 +229,6 @@ pub fn go_search(
         tree.set_simulations(chunk.max(1) as u32);
         let result = search(tree, game, evaluator);
         total += u64::from(result.simulations);
-        say(Info {
-            depth: result.pv.len() as u32,
-            nodes: total,
-            elapsed: limits.elapsed(),
-            value: result.value,
-            draw,
-            pv: &result.pv,
-        }
-        .line());
         let reached = limits.nodes.is_some_and(|n| total >= n)
             || limits
                 .depth
@@ -239,7 +238,29 @@ pub fn go_search(
         // proved its value (the solver, or a forced win of the safety
         // check) has nothing more to find.
         let proven = result.simulations == 0 || result.value.abs() >= 1.0;
-        if limits.aborted() || proven || (reached && !limits.infinite) {
+        // No chunk starts that could take the tree past its bound.
+        let full = tree.tree_bytes_after(CHUNK) > max_tree_bytes;
+        if full {
+            say(format!(
+                "info string the tree reached its memory bound ({} of {} MiB; setoption name TreeMemory)",
+                tree.tree_bytes() >> 20,
+                max_tree_bytes >> 20
+            ));
+        }
+        let done = limits.aborted() || proven || full || (reached && !limits.infinite);
+        if done || last_info.is_none_or(|at| at.elapsed() >= INFO_INTERVAL) {
+            last_info = Some(Instant::now());
+            say(Info {
+                depth: result.pv.len() as u32,
+                nodes: total,
+                elapsed: limits.elapsed(),
+                value: result.value,
+                draw,
+                pv: &result.pv,
+            }
+            .line());
+        }
+        if done {
             limits.finish();
             return result.best;
         }

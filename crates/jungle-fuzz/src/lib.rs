@@ -152,8 +152,7 @@ pub fn engine(data: &[u8]) {
             Command::Perft(depth) => Command::Perft(depth.min(2)),
             other => other,
         };
-        let (_, quit) = engine.handle(command, &stop);
-        if quit {
+        if engine.handle(command, &stop, &mut |_| {}) {
             break;
         }
     }

@@ -13,10 +13,11 @@
 //! answers nothing in time, names an illegal move or (with a clock) runs
 //! out of time forfeits the game, with the reason in the record.
 
+use crate::line_reader::read_bounded_line;
 use crate::player::{Decision, Player, PlayerError};
 use crate::spec::PlayerFactory;
 use jungle_rules::{Game, Rules};
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -245,7 +246,7 @@ impl Connection {
             let mut out = BufReader::new(stdout);
             // Every line, then a line too long (the last thing sent), or
             // nothing at the end of the output.
-            while let Some(line) = read_bounded_line(&mut out).transpose() {
+            while let Some(line) = read_engine_line(&mut out) {
                 let last = line.is_err();
                 if tx.send(line).is_err() || last {
                     break;
@@ -345,28 +346,15 @@ impl Connection {
     }
 }
 
-/// One line of `input` without its line end (`\r\n` too), read up to
-/// [`MAX_ENGINE_LINE`] bytes; `None` at the end of the input. A longer
-/// line is an error and the rest of it is not read; bytes that are not
-/// UTF-8 are replaced.
-fn read_bounded_line(input: &mut impl BufRead) -> Result<Option<String>, EngineError> {
-    let mut bytes = Vec::new();
-    let limit = MAX_ENGINE_LINE as u64 + 1;
-    match input.by_ref().take(limit).read_until(b'\n', &mut bytes) {
-        Ok(0) | Err(_) => return Ok(None),
-        Ok(_) => {}
-    }
-    if bytes.last() == Some(&b'\n') {
-        bytes.pop();
-        if bytes.last() == Some(&b'\r') {
-            bytes.pop();
-        }
-    } else if bytes.len() > MAX_ENGINE_LINE {
-        return Err(EngineError::LineTooLong {
-            limit: MAX_ENGINE_LINE,
-        });
-    }
-    Ok(Some(String::from_utf8_lossy(&bytes).into_owned()))
+/// One line of the engine's output, up to [`MAX_ENGINE_LINE`] bytes
+/// (bytes that are not UTF-8 replaced); `None` at its end.
+fn read_engine_line(input: &mut impl BufRead) -> Option<Result<String, EngineError>> {
+    read_bounded_line(input, MAX_ENGINE_LINE).map(|line| {
+        line.map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
+            .map_err(|_| EngineError::LineTooLong {
+                limit: MAX_ENGINE_LINE,
+            })
+    })
 }
 
 impl Drop for Connection {
@@ -458,23 +446,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn lines_are_read_whole_up_to_the_bound() {
-        let text = format!("jceiok\r\ninfo x\n{}\nlast", "a".repeat(MAX_ENGINE_LINE));
+    fn an_engine_line_past_the_bound_is_an_error() {
+        let text = format!("info x\r\n{}\n", "b".repeat(MAX_ENGINE_LINE + 1));
         let mut input = std::io::Cursor::new(text.into_bytes());
-        assert_eq!(read_bounded_line(&mut input).unwrap().unwrap(), "jceiok");
-        assert_eq!(read_bounded_line(&mut input).unwrap().unwrap(), "info x");
-        assert_eq!(
-            read_bounded_line(&mut input).unwrap().unwrap().len(),
-            MAX_ENGINE_LINE
-        );
-        assert_eq!(read_bounded_line(&mut input).unwrap().unwrap(), "last");
-        assert!(read_bounded_line(&mut input).unwrap().is_none());
-        // One byte more, with or without a line end, is refused.
-        let long = "b".repeat(MAX_ENGINE_LINE + 1);
-        for text in [format!("{long}\n"), long.clone()] {
-            let mut input = std::io::Cursor::new(text.into_bytes());
-            let e = read_bounded_line(&mut input).unwrap_err();
-            assert!(matches!(e, EngineError::LineTooLong { .. }), "{e}");
-        }
+        assert_eq!(read_engine_line(&mut input).unwrap().unwrap(), "info x");
+        let e = read_engine_line(&mut input).unwrap().unwrap_err();
+        assert!(matches!(e, EngineError::LineTooLong { .. }), "{e}");
     }
 }

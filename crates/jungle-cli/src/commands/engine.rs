@@ -21,6 +21,6 @@ pub fn run(args: &EngineArgs) -> Result<()> {
         None => Engine::new(),
     };
     let stdin = std::io::BufReader::new(std::io::stdin());
-    run_engine(engine, stdin, std::io::stdout().lock())?;
+    run_engine(engine, stdin, std::io::stdout())?;
     Ok(())
 }

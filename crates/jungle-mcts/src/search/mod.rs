@@ -311,6 +311,27 @@ impl Search {
         }
     }
 
+    /// Bytes the tree's arena holds now (its capacity, which the kept
+    /// subtree carries from move to move).
+    pub fn tree_bytes(&self) -> usize {
+        self.tree.nodes.capacity() * std::mem::size_of::<crate::tree::Node>()
+    }
+
+    /// The most bytes the tree's arena can hold after `simulations` more:
+    /// each expands at most one node into [`jungle_rules::MAX_MOVES`]
+    /// children, and a full arena doubles when it grows.
+    pub fn tree_bytes_after(&self, simulations: u64) -> usize {
+        let nodes = &self.tree.nodes;
+        let needed =
+            nodes.len() as u64 + simulations.saturating_mul(jungle_rules::MAX_MOVES as u64);
+        let mut capacity = nodes.capacity().max(1) as u64;
+        while capacity < needed {
+            capacity = capacity.saturating_mul(2);
+        }
+        usize::try_from(capacity.saturating_mul(std::mem::size_of::<crate::tree::Node>() as u64))
+            .unwrap_or(usize::MAX)
+    }
+
     /// Whether the budget is spent (or the root has a move that wins at once).
     pub fn is_finished(&self) -> bool {
         self.tree.nodes[0].state == NodeState::Expanded

@@ -5,12 +5,16 @@
 
 use super::answer::{from_decision, from_search, Answer};
 use super::query::{Checked, Defaults, MAX_CACHED_PLAYERS};
-use crate::line_reader::read_lines;
+use crate::line_reader::{read_lines, Peeked};
 use jungle_mcts::{run_round, Evaluator, ParallelEvaluator, Search};
 use std::collections::HashMap;
 use std::io::{BufRead, Write};
 use std::sync::mpsc::TryRecvError;
 use std::time::Instant;
+
+/// The longest query line the server reads (a query with a thousand
+/// moves is some kilobytes).
+pub const MAX_QUERY_LINE: usize = 1024 * 1024;
 
 /// A query being searched.
 struct Job {
@@ -201,7 +205,7 @@ where
     R: BufRead + Send + 'static,
     W: Write,
 {
-    let lines = read_lines(input, |_| {});
+    let lines = read_lines(input, MAX_QUERY_LINE, |_| Peeked::Queue);
     let mut open = true;
     loop {
         // Take queries while there is room, waiting only when idle.
