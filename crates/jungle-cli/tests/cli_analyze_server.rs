@@ -103,17 +103,15 @@ fn multipv_prints_a_table_and_refuses_what_it_cannot_do() {
     assert!(!ok && stderr.contains("does not search"), "{stderr}");
     let (ok, _, stderr) = jungle(&["analyze", "--server", "--player", "alphabeta:0"]);
     assert!(!ok && stderr.contains("--player"), "{stderr}");
-    for threads in ["0", "257"] {
-        let (ok, _, stderr) = jungle(&[
-            "analyze",
-            "--server",
-            "--player",
-            "greedy",
-            "--threads",
-            threads,
-        ]);
+    for (flag, value, range) in [
+        ("--threads", "0", "1 to 256"),
+        ("--threads", "257", "1 to 256"),
+        ("--max-in-flight", "0", "1 to 1024"),
+        ("--max-in-flight", "1025", "1 to 1024"),
+    ] {
+        let (ok, _, stderr) = jungle(&["analyze", "--server", "--player", "greedy", flag, value]);
         assert!(
-            !ok && stderr.contains("--threads") && stderr.contains("1 to 256"),
+            !ok && stderr.contains(flag) && stderr.contains(range),
             "{stderr}"
         );
     }

@@ -44,8 +44,9 @@ pub struct AnalyzeArgs {
     /// stdout (docs/guide/players.md).
     #[arg(long)]
     server: bool,
-    /// With --server: queries searched at once, their leaves sharing the
-    /// network's batches.
+    /// With --server: queries in flight at once (1 to 1024), the searches'
+    /// leaves sharing the network's batches, each player that does not
+    /// search asked on a thread of its own.
     #[arg(long, default_value_t = 8)]
     max_in_flight: usize,
     /// With --server: threads that judge each round's batch (default:
@@ -177,12 +178,18 @@ fn multipv(args: &AnalyzeArgs, player: &str, k: usize, compute: Compute) -> Resu
     Ok(())
 }
 
+/// Most queries `--server` keeps in flight (`--max-in-flight`).
+const MAX_IN_FLIGHT: usize = 1024;
+
 /// `--server`: JSON queries on stdin until it closes.
 fn serve(args: &AnalyzeArgs, compute: Compute) -> Result<()> {
     // A bad default player is refused now, not in every answer.
     parse_player(&args.player, &compute).context("--player")?;
-    if args.max_in_flight == 0 {
-        anyhow::bail!("--max-in-flight: 0, expected at least 1");
+    if !(1..=MAX_IN_FLIGHT).contains(&args.max_in_flight) {
+        anyhow::bail!(
+            "--max-in-flight: {}, expected 1 to {MAX_IN_FLIGHT}",
+            args.max_in_flight
+        );
     }
     let mut defaults = Defaults::new(Some(args.player.clone()), args.variant.clone(), compute);
     defaults.allow_programs = args.allow_programs;

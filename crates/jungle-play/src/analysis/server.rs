@@ -9,8 +9,8 @@ use crate::line_reader::{read_lines, Peeked};
 use jungle_mcts::{run_round, Evaluator, ParallelEvaluator, Search};
 use std::collections::HashMap;
 use std::io::{BufRead, Write};
-use std::sync::mpsc::TryRecvError;
-use std::time::Instant;
+use std::sync::mpsc::{self, Receiver, Sender, TryRecvError};
+use std::time::{Duration, Instant};
 
 /// The longest query line the server reads (a query with a thousand
 /// moves is some kilobytes).
@@ -61,7 +61,15 @@ pub struct Analyzer {
     groups: HashMap<String, Group>,
     in_flight: usize,
     threads: usize,
+    /// Answers of the players that do not search, each asked on its own
+    /// thread so that a long one (a deep `alphabeta:`) holds no other query.
+    asked: (Sender<Reply>, Receiver<Reply>),
+    /// Of `in_flight`, the queries asked on their own threads.
+    asking: usize,
 }
+
+/// How long a step with only asked players waits for one of them.
+const ASKED_WAIT: Duration = Duration::from_millis(10);
 
 impl Analyzer {
     /// An analyzer filling left-out fields from `defaults`, each round's
@@ -72,6 +80,8 @@ impl Analyzer {
             groups: HashMap::new(),
             in_flight: 0,
             threads: threads.max(1),
+            asked: mpsc::channel(),
+            asking: 0,
         }
     }
 
@@ -91,8 +101,9 @@ impl Analyzer {
         self.defaults.cached_players()
     }
 
-    /// Takes one query line: a refused query or a player that does not
-    /// search is answered at once; a search joins the queries in flight.
+    /// Takes one query line: a refused query is answered at once; a player
+    /// that does not search is asked on a thread of its own (its answer
+    /// comes from [`Analyzer::step`]); a search joins the queries in flight.
     pub fn submit(&mut self, line: &str) -> Option<Reply> {
         let arrived = Instant::now();
         let (id, checked) = self.defaults.read(line);
@@ -100,16 +111,21 @@ impl Analyzer {
             Ok(q) => q,
             Err(error) => return Some(Reply::Error { id, error }),
         };
-        Some(match query.player.search_parts() {
+        match query.player.search_parts() {
             None => {
-                let decision = query.player.build(&query.rules, 0).try_choose(&query.game);
-                match decision {
-                    Ok(d) => Reply::Answer(Box::new(from_decision(&query, &d, ms(arrived)))),
-                    Err(e) => Reply::Error {
-                        id: query.id.clone(),
-                        error: format!("player: {e}"),
-                    },
-                }
+                let answers = self.asked.0.clone();
+                std::thread::spawn(move || {
+                    let decision = query.player.build(&query.rules, 0).try_choose(&query.game);
+                    let reply = match decision {
+                        Ok(d) => Reply::Answer(Box::new(from_decision(&query, &d, ms(arrived)))),
+                        Err(e) => Reply::Error {
+                            id: query.id.clone(),
+                            error: format!("player: {e}"),
+                        },
+                    };
+                    let _ = answers.send(reply);
+                });
+                self.asking += 1;
             }
             Some(parts) => {
                 let mut config = parts.search_config().clone();
@@ -139,16 +155,31 @@ impl Analyzer {
                     search,
                     arrived,
                 });
-                self.in_flight += 1;
-                return None;
             }
-        })
+        }
+        self.in_flight += 1;
+        None
     }
 
-    /// One round of every query in flight (one evaluator call per
-    /// group); the answers of the searches it finished.
+    /// One round of every search in flight (one evaluator call per
+    /// group); the answers of the searches it finished and of the players
+    /// asked that have answered (waiting up to 10 ms for one when no
+    /// search is in flight).
     pub fn step(&mut self) -> Vec<Reply> {
         let mut replies = Vec::new();
+        if self.asking > 0 {
+            let wait = if self.in_flight == self.asking {
+                ASKED_WAIT
+            } else {
+                Duration::ZERO
+            };
+            if let Ok(reply) = self.asked.1.recv_timeout(wait) {
+                replies.push(reply);
+            }
+            replies.extend(self.asked.1.try_iter());
+            self.asking -= replies.len();
+            self.in_flight -= replies.len();
+        }
         for group in self.groups.values_mut() {
             if group.jobs.is_empty() {
                 continue;
@@ -282,9 +313,9 @@ mod tests {
             r#"{"id": 3, "moves": ["g3g4"], "player": "alphabeta:2"}"#,
         ];
         let mut replies: Vec<Reply> = queries.iter().filter_map(|q| a.submit(q)).collect();
-        // The alpha-beta query is answered at once; the two searches wait.
-        assert_eq!(replies.len(), 1);
-        assert_eq!(a.in_flight(), 2);
+        // All three are in flight: the alpha-beta query on its own thread.
+        assert!(replies.is_empty());
+        assert_eq!(a.in_flight(), 3);
         while a.in_flight() > 0 {
             replies.extend(a.step());
         }
@@ -313,6 +344,19 @@ mod tests {
         let alone = factory.build(&rules, 0).choose(&game);
         assert_eq!(first.best, alone.mv.to_string());
         assert_eq!(first.lines[0].pv[0], alone.pv[0].to_string());
+    }
+
+    #[test]
+    fn a_long_answer_holds_no_other_query() {
+        let mut a = analyzer();
+        // A deep alpha-beta (a second or more), then a small search.
+        assert!(a.submit(r#"{"id": 1, "player": "alphabeta:10"}"#).is_none());
+        assert!(a.submit(r#"{"id": 2, "simulations": 30}"#).is_none());
+        let mut order = Vec::new();
+        while a.in_flight() > 0 {
+            order.extend(a.step().into_iter().map(|r| answer(r).id));
+        }
+        assert_eq!(order, [2, 1]);
     }
 
     #[test]
