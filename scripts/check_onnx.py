@@ -7,10 +7,13 @@ Loads EXPORT_DIR/model.onnx with onnxruntime, checks its input and output
 names and shapes against EXPORT_DIR/model.json, runs every position of
 EXPORT_DIR/testcases.json (all in one batch, then one at a time: the batch
 axis is dynamic) and fails if any output differs from the Rust output by
-more than the tolerance written in testcases.json (1e-4). Needs numpy and
+more than the tolerance written in testcases.json (1e-4). First, every
+file model.json records (format 2 on: size and SHA-256) must match it, so a
+folder left by an export killed part-way is refused. Needs numpy and
 onnxruntime (pip install numpy onnxruntime).
 """
 
+import hashlib
 import json
 import sys
 from pathlib import Path
@@ -24,12 +27,26 @@ def fail(message):
     sys.exit(1)
 
 
+def check_files(root, model):
+    """Each file model.json records has its recorded size and SHA-256."""
+    for name, record in model.get("files", {}).items():
+        data = (root / name).read_bytes()
+        digest = hashlib.sha256(data).hexdigest()
+        if len(data) != record["bytes"] or digest != record["sha256"]:
+            fail(f"{root / name} is not the file model.json records ({len(data)} bytes, SHA-256 "
+                 f"{digest[:16]}; expected {record['bytes']} bytes, {record['sha256'][:16]}): the folder "
+                 "mixes two exports, perhaps one killed part-way; export again")
+    if model.get("format_version", 1) >= 2 and not model.get("files"):
+        fail("model.json is format 2 and records no files")
+
+
 def main():
     if len(sys.argv) != 2:
         print(__doc__, file=sys.stderr)
         sys.exit(2)
     root = Path(sys.argv[1])
     model = json.loads((root / "model.json").read_text())
+    check_files(root, model)
     tests = json.loads((root / "testcases.json").read_text())
     session = ort.InferenceSession(str(root / "model.onnx"), providers=["CPUExecutionProvider"])
 

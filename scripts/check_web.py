@@ -318,8 +318,10 @@ def same_moves_as_analyze(driver, analyzer, sims):
 def broken_models(driver, dist):
     tmp = tempfile.mkdtemp(prefix="jungle-broken-")
     good_json = json.load(open(os.path.join(dist, "model", "model.json")))
+    unrecorded = {k: v for k, v in good_json.items() if k != "files"}
     cases = [
-        ("model.onnx could not be loaded", b"not an onnx file", good_json),
+        ("model.onnx could not be loaded", b"not an onnx file", dict(unrecorded, format_version=1)),
+        ("from two exports", b"not an onnx file", good_json),
         ("encoding_version 9", open(os.path.join(dist, "model", "model.onnx"), "rb").read(),
          dict(good_json, encoding_version=9)),
     ]
@@ -335,7 +337,7 @@ def broken_models(driver, dist):
         if expect not in message.text or not message.is_displayed():
             fail(f"broken model {i}: expected a message with {expect!r}, the page shows {message.text!r}")
         driver.execute_script("document.getElementById('model-files').value = ''")
-    print("broken models: both get a message")
+    print(f"broken models: all {len(cases)} get a message")
 
 
 def opening(driver, rng, plies):

@@ -2,7 +2,7 @@
 // the rules and the search are jungle-wasm's, the network onnxruntime-web's.
 import init, { Agent, Game, presetNames } from './pkg/jungle_wasm.js';
 import { drawBoard } from './board.js';
-import { describeModel, ModelError, Network } from './network.js';
+import { checkFile, describeModel, ModelError, Network } from './network.js';
 import { think } from './search.js';
 
 const KNOWN_ENCODINGS = [1, 2, 3];
@@ -140,6 +140,7 @@ function undo() {
 
 async function useModel(json, onnxBytes, origin) {
   const model = describeModel(json, KNOWN_ENCODINGS);
+  await checkFile(json, 'model.onnx', onnxBytes);
   const network = await Network.load(model, onnxBytes);
   try {
     // Rules or an encoding the page cannot serve are refused here, with the reason.

@@ -16,8 +16,11 @@ export function describeModel(json, knownEncodings) {
   if (!json || json.format !== 'jungle-zero-model') {
     throw new ModelError(`model.json: expected "format": "jungle-zero-model", found ${JSON.stringify(json && json.format)}`);
   }
-  if (json.format_version !== 1) {
-    throw new ModelError(`model.json: format_version ${json.format_version} is newer than this page (it reads 1)`);
+  if (json.format_version !== 1 && json.format_version !== 2) {
+    throw new ModelError(`model.json: format_version ${json.format_version} is newer than this page (it reads 1 and 2)`);
+  }
+  if (json.format_version === 2 && !(json.files && json.files['model.onnx'])) {
+    throw new ModelError('model.json: format_version 2 without a record of model.onnx in "files"');
   }
   if (!knownEncodings.includes(json.encoding_version)) {
     throw new ModelError(`model.json: encoding_version ${json.encoding_version} is not one this page can encode (it knows ${knownEncodings.join(', ')})`);
@@ -34,6 +37,26 @@ export function describeModel(json, knownEncodings) {
     survival: outputs.includes('survival'),
     rules: json.rules,
   };
+}
+
+/**
+ * Checks `bytes` against model.json's record of the file `name` (format 2
+ * records each file's size and SHA-256 and is written last, so a folder
+ * left by an export killed part-way is refused here). Format 1 records
+ * nothing; without WebCrypto (a page not served from https or localhost)
+ * only the size is checked.
+ */
+export async function checkFile(json, name, bytes) {
+  const record = json.files && json.files[name];
+  if (!record) return;
+  const mixed = (found) => new ModelError(`${name} is not the file model.json records (${found}; expected `
+    + `${record.bytes} bytes, SHA-256 ${record.sha256.slice(0, 16)}): the files are from two exports, perhaps one killed part-way; export again`);
+  if (bytes.byteLength !== record.bytes) throw mixed(`${bytes.byteLength} bytes`);
+  if (globalThis.crypto && globalThis.crypto.subtle) {
+    const digest = new Uint8Array(await globalThis.crypto.subtle.digest('SHA-256', bytes));
+    const hex = Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('');
+    if (hex !== record.sha256) throw mixed(`SHA-256 ${hex.slice(0, 16)}`);
+  }
 }
 
 /** A loaded network: `model` from describeModel, the ONNX bytes. */

@@ -159,3 +159,44 @@ fn exporting_a_missing_checkpoint_is_a_clear_error() {
     assert!(stderr.contains("nothing"), "{stderr}");
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+#[test]
+fn a_folder_mixing_two_exports_is_refused_by_its_readers() {
+    let dir = temp_dir("export-mixed");
+    let out = export_tiny(&dir);
+    let whole = jungle_net::export_files::check_export(&out).expect("a whole export");
+    for name in ["model.onnx", "model.safetensors", "testcases.json"] {
+        let record = &whole.files[name];
+        let len = std::fs::metadata(out.join(name)).unwrap().len();
+        assert_eq!(record.bytes, len, "{name}");
+    }
+    // An export of another network killed after its model.onnx: the new
+    // model.onnx beside the old model.json.
+    let (other, _) = net_init(&dir, "other", "blocks = 1\nfilters = 8\n", &["--seed", "4"]);
+    let out2 = dir.join("export2");
+    let (ok, _, stderr) = jungle(&[
+        "export",
+        "--checkpoint",
+        other.to_str().unwrap(),
+        "--out",
+        out2.to_str().unwrap(),
+    ]);
+    assert!(ok, "{stderr}");
+    std::fs::copy(out2.join("model.onnx"), out.join("model.onnx")).unwrap();
+    let e = jungle_net::export_files::check_export(&out).unwrap_err();
+    let why = e.to_string();
+    assert!(
+        why.contains("model.onnx") && why.contains("mixes two exports"),
+        "{why}"
+    );
+    // A description from before the record is named as such.
+    let mut old = read_json(&out2.join("model.json"));
+    old.as_object_mut().unwrap().remove("files");
+    old["format_version"] = 1.into();
+    std::fs::write(out2.join("model.json"), old.to_string()).unwrap();
+    let why = jungle_net::export_files::check_export(&out2)
+        .unwrap_err()
+        .to_string();
+    assert!(why.contains("records no files"), "{why}");
+    std::fs::remove_dir_all(dir).unwrap();
+}

@@ -8,6 +8,7 @@
 
 use crate::checkpoint::{Checkpoint, CheckpointMeta};
 use crate::encoding::{move_slot, BASE_PLANES, POLICY_SLOTS, SQUARES};
+use crate::export_files::FileRecord;
 use crate::onnx::onnx_bytes;
 use crate::{NetConfig, PolicyValueNet, SURVIVAL_NEAR_PLIES, SURVIVAL_OUTPUTS};
 use burn::module::Module;
@@ -15,7 +16,7 @@ use burn::tensor::{Device, Tensor, TensorData};
 use jungle_rules::{Game, Rules, FILES, RANKS};
 use onnx_ir::{Message, ModelProto};
 use serde::{Deserialize, Serialize};
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
 /// The name of the input tensor `[batch, planes, 9, 7]` (38, 42 or 44 planes).
@@ -32,7 +33,7 @@ pub const RECOMMENDED_MATERIAL_WEIGHT: f32 = 0.6;
 /// `format` of `model.json`.
 pub const MODEL_FORMAT: &str = "jungle-zero-model";
 /// `format_version` of `model.json`.
-pub const MODEL_FORMAT_VERSION: u32 = 1;
+pub const MODEL_FORMAT_VERSION: u32 = 2;
 /// The ONNX opset the exporter writes.
 pub const OPSET: i64 = 18;
 
@@ -275,6 +276,10 @@ pub struct ModelDescription {
     pub step: u64,
     /// Training samples the checkpoint has seen.
     pub samples_seen: u64,
+    /// The export's other files by name, each with its size and SHA-256
+    /// (format 2 on; empty in a description not yet written by an export).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub files: BTreeMap<String, FileRecord>,
 }
 
 /// The description of a checkpoint's network.
@@ -375,6 +380,7 @@ pub fn describe(meta: &CheckpointMeta) -> ModelDescription {
         network: meta.net.clone(),
         step: meta.step,
         samples_seen: meta.samples_seen,
+        files: BTreeMap::new(),
     }
 }
 
@@ -535,25 +541,33 @@ pub fn export_model(
         .map_err(|e| ExportCause::Protobuf(e.to_string()).at(&files.onnx))?;
     let weights = safetensors_bytes(&model, checkpoint.meta.encoding_version)
         .map_err(|e| e.at(&files.safetensors))?;
-    let description = describe(&checkpoint.meta);
     let cases = test_cases(&checkpoint.net, &checkpoint.meta.rules, device);
-    write_atomically(&files.onnx, &onnx)?;
-    write_atomically(&files.safetensors, &weights)?;
+    let case_count = cases.cases.len();
+    let cases = serde_json::to_string(&cases).expect("serialises");
+    let mut description = describe(&checkpoint.meta);
+    let written = [
+        (&files.onnx, onnx.as_slice()),
+        (&files.safetensors, weights.as_slice()),
+        (&files.testcases, cases.as_bytes()),
+    ];
+    // Every file before model.json, which records them: an export killed
+    // part-way leaves a folder that does not match its model.json.
+    for (path, bytes) in written {
+        write_atomically(path, bytes)?;
+        let name = path.file_name().expect("a file name").to_string_lossy();
+        description
+            .files
+            .insert(name.into_owned(), FileRecord::of(bytes));
+    }
     write_atomically(
         &files.json,
         serde_json::to_string_pretty(&description)
             .expect("serialises")
             .as_bytes(),
     )?;
-    write_atomically(
-        &files.testcases,
-        serde_json::to_string(&cases)
-            .expect("serialises")
-            .as_bytes(),
-    )?;
     Ok(ExportedFiles {
         tensors: model.graph.initializer.len(),
-        cases: cases.cases.len(),
+        cases: case_count,
         ..files
     })
 }
