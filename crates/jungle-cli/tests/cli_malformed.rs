@@ -140,7 +140,10 @@ fn bad_engine_lines_get_error_lines_and_the_engine_goes_on() {
         let mut input = std::fs::read(&path).unwrap();
         input.extend_from_slice(b"isready\nquit\n");
         let (code, stdout, stderr) = jungle_with_input(&["engine"], &input);
-        if code != Some(0) || !stdout.contains("error") || !stdout.trim_end().ends_with("readyok") {
+        // `readyok` answers the `isready` after the file (at once when a
+        // `go` of the file is still searching).
+        let ready = stdout.lines().any(|l| l == "readyok");
+        if code != Some(0) || !stdout.contains("error") || !ready {
             wrong.push(format!(
                 "{}: exit {code:?}\n{stdout}\n{stderr}",
                 path.display()
@@ -148,4 +151,36 @@ fn bad_engine_lines_get_error_lines_and_the_engine_goes_on() {
         }
     }
     assert!(wrong.is_empty(), "{wrong:#?}");
+}
+
+#[test]
+fn a_fifo_or_a_device_given_as_a_file_is_refused_at_once() {
+    let dir = temp_dir("malformed-special");
+    let fifo = dir.join("fifo.json");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    assert!(made.is_ok_and(|s| s.success()), "mkfifo");
+    let root = path_str(&dir);
+    for special in [path_str(&fifo), "/dev/zero".to_string()] {
+        let s = special.as_str();
+        let mut commands = vec![
+            vec!["train", "--run", "m", "--root", &root, "--config", s],
+            vec!["perft", "--depth", "1", "--variant", s],
+            vec!["probe", "--suite", s, "net:default"],
+        ];
+        if special.ends_with(".json") {
+            // A checkpoint is named by its prefix: `fifo` reads `fifo.json`.
+            let prefix = s.trim_end_matches(".json");
+            commands.push(vec!["net", "onnx", "--checkpoint", prefix, "--out", &root]);
+        }
+        for args in commands {
+            let started = std::time::Instant::now();
+            let (code, _, stderr) = jungle_with_input(&args, b"");
+            assert!(
+                code == Some(1) && stderr.contains("not a regular file"),
+                "{args:?}: exit {code:?}: {stderr}"
+            );
+            assert!(started.elapsed().as_secs() < 30, "{args:?} waited");
+        }
+    }
+    std::fs::remove_dir_all(dir).unwrap();
 }

@@ -42,20 +42,27 @@ pub fn temporary_path(path: &Path) -> PathBuf {
     temporary_path_with(path, None)
 }
 
-/// Reads the text of `path`, refusing what is not a regular file (a FIFO
-/// would block, a device could stream forever) and a file over `max_bytes`
-/// (the error says which and how big). Reads at most `max_bytes + 1`
-/// bytes, so a file that grows while it is read is refused too.
-pub fn read_text_bounded(path: &Path, max_bytes: u64) -> io::Result<String> {
+/// Reads the bytes of `path`, refusing what is not a regular file (a FIFO
+/// would block, a device could stream forever; looked at before it is
+/// opened) and a file over `max_bytes` (the error says which and how big).
+/// Reads at most `max_bytes + 1` bytes, so a file that grows while it is
+/// read is refused too.
+pub fn read_bounded(path: &Path, max_bytes: u64) -> io::Result<Vec<u8>> {
     use std::io::Read;
+    let regular = |meta: &std::fs::Metadata| {
+        if meta.is_file() {
+            Ok(())
+        } else {
+            Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "not a regular file",
+            ))
+        }
+    };
+    regular(&std::fs::metadata(path)?)?;
     let file = File::open(path)?;
     let meta = file.metadata()?;
-    if !meta.is_file() {
-        return Err(io::Error::new(
-            io::ErrorKind::InvalidInput,
-            "not a regular file",
-        ));
-    }
+    regular(&meta)?;
     let too_big = |len: u64| {
         io::Error::new(
             io::ErrorKind::InvalidData,
@@ -65,13 +72,23 @@ pub fn read_text_bounded(path: &Path, max_bytes: u64) -> io::Result<String> {
     if meta.len() > max_bytes {
         return Err(too_big(meta.len()));
     }
-    let mut text = String::with_capacity(meta.len() as usize);
-    file.take(max_bytes + 1).read_to_string(&mut text)?;
-    if text.len() as u64 > max_bytes {
-        return Err(too_big(text.len() as u64));
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    file.take(max_bytes + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > max_bytes {
+        return Err(too_big(bytes.len() as u64));
     }
-    Ok(text)
+    Ok(bytes)
 }
+
+/// [`read_bounded`] for UTF-8 text.
+pub fn read_text_bounded(path: &Path, max_bytes: u64) -> io::Result<String> {
+    String::from_utf8(read_bounded(path, max_bytes)?)
+        .map_err(|_| io::Error::new(io::ErrorKind::InvalidData, "not UTF-8 text"))
+}
+
+/// The most bytes a config, a rule set or a checkpoint's description
+/// may hold (they are some kilobytes).
+pub const MAX_SETTINGS_BYTES: u64 = 4 << 20;
 
 /// Writes `bytes` to `path` atomically (see the crate's documentation).
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
@@ -241,6 +258,20 @@ mod tests {
                 device.to_string().contains("not a regular file"),
                 "{device}"
             );
+            // A FIFO is refused, not waited on (opening one blocks).
+            let fifo = dir.join("fifo");
+            let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+            if made.is_ok_and(|s| s.success()) {
+                let (tx, rx) = std::sync::mpsc::channel();
+                let path = fifo.clone();
+                std::thread::spawn(move || {
+                    let _ = tx.send(read_text_bounded(&path, 100).map_err(|e| e.to_string()));
+                });
+                let read = rx
+                    .recv_timeout(std::time::Duration::from_secs(10))
+                    .expect("a FIFO is refused at once");
+                assert!(read.unwrap_err().contains("not a regular file"));
+            }
         }
         std::fs::remove_dir_all(dir).unwrap();
     }

@@ -242,10 +242,12 @@ pub fn save_checkpoint(
 /// Reads a checkpoint's metadata (`path` may name the prefix, the `.json` or the `.bpk`).
 pub fn read_meta(path: &Path) -> Result<CheckpointMeta, CheckpointError> {
     let json = with_suffix(&checkpoint_prefix(path), ".json");
-    let text = std::fs::read_to_string(&json).map_err(|error| CheckpointError::Io {
-        path: json.clone(),
-        error,
-    })?;
+    let text = jungle_files::read_text_bounded(&json, jungle_files::MAX_SETTINGS_BYTES).map_err(
+        |error| CheckpointError::Io {
+            path: json.clone(),
+            error,
+        },
+    )?;
     parse_meta(&json, &text)
 }
 

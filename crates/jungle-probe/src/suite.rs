@@ -161,13 +161,7 @@ impl Suite {
             path: path.to_path_buf(),
             source,
         };
-        let meta = std::fs::metadata(path).map_err(read)?;
-        if !meta.is_file() || meta.len() > MAX_SUITE_BYTES {
-            return Err(read(std::io::Error::other(format!(
-                "expected a regular file of at most {MAX_SUITE_BYTES} bytes"
-            ))));
-        }
-        let text = std::fs::read_to_string(path).map_err(read)?;
+        let text = jungle_files::read_text_bounded(path, MAX_SUITE_BYTES).map_err(read)?;
         Suite::parse(path, &text)
     }
 

@@ -222,10 +222,11 @@ impl Rules {
 
     /// Loads a toml file.
     pub fn from_file(path: &Path) -> Result<Rules, RulesError> {
-        let text = std::fs::read_to_string(path).map_err(|error| RulesError::Io {
-            path: path.display().to_string(),
-            error,
-        })?;
+        let text = jungle_files::read_text_bounded(path, jungle_files::MAX_SETTINGS_BYTES)
+            .map_err(|error| RulesError::Io {
+                path: path.display().to_string(),
+                error,
+            })?;
         Rules::from_toml_str(&text, &path.display().to_string())
     }
 

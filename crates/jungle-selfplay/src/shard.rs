@@ -169,9 +169,14 @@ fn decode_body<B: serde::de::DeserializeOwned>(
     Ok(body)
 }
 
+/// The largest shard [`read_shard`] reads (a generation's shard is some
+/// megabytes).
+pub const MAX_SHARD_BYTES: u64 = 1 << 30;
+
 /// Reads a shard; with `expected_rules`, a shard of another rule set is an error.
 pub fn read_shard(path: &Path, expected_rules: Option<&Rules>) -> Result<Shard, ShardError> {
-    let bytes = std::fs::read(path).map_err(|e| err(path, e.to_string()))?;
+    let bytes =
+        jungle_files::read_bounded(path, MAX_SHARD_BYTES).map_err(|e| err(path, e.to_string()))?;
     let shard = decode_shard(path, &bytes)?;
     if let Some(expected) = expected_rules {
         if &shard.rules != expected {
@@ -226,14 +231,17 @@ pub fn shard_files(dir: &Path) -> Result<Vec<PathBuf>, ShardError> {
 }
 
 /// The shard files under `dir` and its subfolders (a run keeps one
-/// folder per generation), sorted by path.
+/// folder per generation), sorted by path. A symlink to a folder is not
+/// followed (a link to a parent would loop forever).
 pub fn shard_files_within(dir: &Path) -> Result<Vec<PathBuf>, ShardError> {
     let mut files = shard_files(dir)?;
     let entries = std::fs::read_dir(dir).map_err(|e| err(dir, e.to_string()))?;
     for entry in entries {
-        let path = entry.map_err(|e| err(dir, e.to_string()))?.path();
-        if path.is_dir() {
-            files.extend(shard_files_within(&path)?);
+        let entry = entry.map_err(|e| err(dir, e.to_string()))?;
+        // `file_type` does not follow symlinks.
+        let is_folder = entry.file_type().is_ok_and(|t| t.is_dir());
+        if is_folder {
+            files.extend(shard_files_within(&entry.path())?);
         }
     }
     files.sort();

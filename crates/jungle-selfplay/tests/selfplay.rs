@@ -482,3 +482,18 @@ fn full_searches_record_their_surprise() {
     );
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+#[cfg(unix)]
+#[test]
+fn folders_are_walked_without_following_symlinks() {
+    let dir = temp_dir("walk");
+    std::fs::create_dir_all(dir.join("gen-000001")).unwrap();
+    std::fs::write(dir.join("a.bin"), b"").unwrap();
+    std::fs::write(dir.join("gen-000001/b.bin"), b"").unwrap();
+    // A link back to the top and one to itself: no loop.
+    std::os::unix::fs::symlink(&dir, dir.join("gen-000001/up")).unwrap();
+    std::os::unix::fs::symlink(dir.join("self"), dir.join("self")).unwrap();
+    let files = jungle_selfplay::shard::shard_files_within(&dir).unwrap();
+    assert_eq!(files, [dir.join("a.bin"), dir.join("gen-000001/b.bin")]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

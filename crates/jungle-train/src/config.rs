@@ -408,10 +408,11 @@ impl TrainConfig {
     pub fn load(path: Option<&Path>, sets: &[String]) -> Result<TrainConfig, ConfigError> {
         match path {
             Some(path) => {
-                let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
-                    path: path.to_path_buf(),
-                    source,
-                })?;
+                let text = jungle_files::read_text_bounded(path, jungle_files::MAX_SETTINGS_BYTES)
+                    .map_err(|source| ConfigError::Read {
+                        path: path.to_path_buf(),
+                        source,
+                    })?;
                 TrainConfig::layered(&text, &path.display().to_string(), sets)
             }
             None => TrainConfig::layered("", "configs/default.toml (embedded)", sets),

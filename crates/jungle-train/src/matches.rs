@@ -67,11 +67,16 @@ pub fn append_matches(path: &Path, lines: &[MatchLine]) -> Result<(), TrainError
         .map_err(TrainError::io(path))
 }
 
+/// The largest `matches.jsonl` [`read_matches`] reads (a match is a
+/// line of some hundred bytes).
+pub const MAX_MATCHES_BYTES: u64 = 1 << 30;
+
 /// Reads every line; a missing file is empty. A malformed line is an error
-/// naming the file and line, except an unterminated last line (a write cut
+/// naming the file and line (a file of at most [`MAX_MATCHES_BYTES`]),
+/// except an unterminated last line (a write cut
 /// short by a kill), which is skipped and counted in the second value.
 pub fn read_matches(path: &Path) -> Result<(Vec<MatchLine>, usize), TrainError> {
-    let text = match std::fs::read_to_string(path) {
+    let text = match jungle_files::read_text_bounded(path, MAX_MATCHES_BYTES) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((Vec::new(), 0)),
         Err(e) => return Err(TrainError::io(path)(e)),

@@ -1218,10 +1218,15 @@ pub fn run_config(
     Ok(TrainConfig::load(file, sets)?)
 }
 
+/// The largest `state.json` [`read_state`] reads (a run's is some
+/// kilobytes a generation).
+const MAX_STATE_BYTES: u64 = 256 << 20;
+
 /// Reads a run's `state.json`.
 pub fn read_state(paths: &RunPaths) -> Result<RunState, TrainError> {
     let path = paths.state();
-    let text = std::fs::read_to_string(&path).map_err(TrainError::io(&path))?;
+    let text =
+        jungle_files::read_text_bounded(&path, MAX_STATE_BYTES).map_err(TrainError::io(&path))?;
     serde_json::from_str(&text).map_err(|source| TrainError::Json {
         path,
         line: None,

@@ -81,7 +81,7 @@ pub fn run(args: &NetArgs) -> Result<()> {
 /// training configs are ([`layers`]).
 pub fn load_net_config(path: &Path) -> Result<NetConfig> {
     let name = path.display();
-    let text = std::fs::read_to_string(path)
+    let text = jungle_files::read_text_bounded(path, jungle_files::MAX_SETTINGS_BYTES)
         .with_context(|| format!("reading network config `{name}`"))?;
     let given = layers::parse(&text).with_context(|| format!("network config `{name}`"))?;
     // Every key, the optional switches included, for the unknown-key check.

@@ -65,7 +65,8 @@ struct ConfigFile {
 /// Reads the `[selfplay]` table of a config file.
 pub fn load_selfplay_config(path: &Path) -> Result<SelfPlayConfig> {
     let name = path.display();
-    let text = std::fs::read_to_string(path).with_context(|| format!("reading config `{name}`"))?;
+    let text = jungle_files::read_text_bounded(path, jungle_files::MAX_SETTINGS_BYTES)
+        .with_context(|| format!("reading config `{name}`"))?;
     let file: ConfigFile = toml::from_str(&text).map_err(|e| {
         anyhow::anyhow!(
             "config `{name}`: {} (expected a [selfplay] table)",
