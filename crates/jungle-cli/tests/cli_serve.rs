@@ -1,6 +1,7 @@
 //! `jungle serve`: a client that does not read its answer holds one thread,
 //! not the server; paths that leave the folder, plainly, percent-encoded
-//! or through a symlink, are not served.
+//! or through a symlink, are not served; a request head past its bound is
+//! answered 431; idle connections hold no one else up; HEAD and 405.
 
 mod common;
 
@@ -80,6 +81,43 @@ fn a_slow_client_holds_a_thread_not_the_server_and_paths_stay_inside() {
             "{path}: {status} {body}"
         );
     }
+    // A head without end is answered 431 once past its bound, and idle
+    // connections (sending nothing) hold no one else up.
+    let idle: Vec<TcpStream> = (0..20)
+        .map(|_| TcpStream::connect(("127.0.0.1", port)).unwrap())
+        .collect();
+    let mut flood = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    flood
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    let line = format!("GET / HTTP/1.1\r\nX-Pad: {}\r\n", "p".repeat(60_000));
+    let _ = flood.write_all(line.as_bytes());
+    let mut answer = String::new();
+    let _ = flood.read_to_string(&mut answer);
+    assert!(answer.starts_with("HTTP/1.1 431"), "{answer}");
+    let started = std::time::Instant::now();
+    let (status, _) = get(port, "/index.html");
+    assert!(status.contains("200"), "{status}");
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
+    // HEAD gets the length without the body; other methods are refused.
+    let mut c = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    write!(c, "HEAD /index.html HTTP/1.1\r\nHost: x\r\n\r\n").unwrap();
+    let mut text = String::new();
+    c.read_to_string(&mut text).unwrap();
+    assert!(
+        text.contains("Content-Length: 12") && text.ends_with("\r\n\r\n"),
+        "{text}"
+    );
+    let mut c = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    write!(c, "DELETE /index.html HTTP/1.1\r\nHost: x\r\n\r\n").unwrap();
+    let mut text = String::new();
+    c.read_to_string(&mut text).unwrap();
+    assert!(text.starts_with("HTTP/1.1 405"), "{text}");
+    drop(idle);
     drop(stalled);
     server.kill().unwrap();
     server.wait().unwrap();

@@ -74,6 +74,18 @@ fn a_three_player_round_robin_rates_and_resumes() {
         stdout.contains("Elo: random = 0") && stdout.contains("player"),
         "{stdout}"
     );
+    // Games of another kind are not merged into the folder's.
+    for (flag, value, named) in [
+        ("--seed", "1", "--seed (0 there, 1 here)"),
+        ("--variant", "elephant-rat", "--variant"),
+        ("--opening-plies", "2", "--opening-plies (4 there, 2 here)"),
+    ] {
+        let mut other = args("6");
+        other.extend([flag, value]);
+        let (ok, _, stderr) = jungle(&other);
+        assert!(!ok && stderr.contains(named), "{flag}: {stderr}");
+    }
+    assert_eq!(lines(&dir), 18);
     std::fs::remove_dir_all(dir).unwrap();
 }
 

@@ -1,12 +1,18 @@
 //! `jungle serve`: the browser page (`web/dist/`, built by
 //! `scripts/build_web.sh`) served as static files on 127.0.0.1, for
 //! playing the shipped network in a browser. Files only, under the folder,
-//! read-only; nothing else is reachable.
+//! read-only; nothing else is reachable. HTTP/1.1 GET and HEAD on std's
+//! sockets, each request's head bounded in size and time and parsed by
+//! `httparse` (tiny_http, used before, bounds neither the head nor its
+//! threads: tiny-http/tiny-http#56).
 
 use anyhow::{Context, Result};
 use clap::Args;
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
 use std::path::{Component, Path, PathBuf};
-use tiny_http::{Header, Response, Server};
+use std::sync::{Condvar, Mutex};
+use std::time::{Duration, Instant};
 
 /// Arguments of `jungle serve`.
 #[derive(Args)]
@@ -34,9 +40,20 @@ fn content_type(path: &Path) -> &'static str {
     }
 }
 
-/// Threads answering requests: a client that reads slowly holds one of
-/// them, not the server.
-const SERVE_THREADS: usize = 8;
+/// Connections answered at once, each on its own thread: a client that
+/// reads slowly, or sends slowly, holds one of them, not the server; more
+/// wait in the listener's backlog.
+const MAX_CONNECTIONS: usize = 64;
+/// The most bytes of a request's head (request line and headers; a
+/// browser's are under 2 KiB); a longer one is answered 431.
+const MAX_HEAD_BYTES: usize = 16 * 1024;
+/// The most headers a request may have.
+const MAX_HEADERS: usize = 64;
+/// How long a client has to send its whole request head.
+const HEAD_DEADLINE: Duration = Duration::from_secs(10);
+/// How long a write to a client that does not read may wait before the
+/// connection is dropped.
+const WRITE_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// The file under `root` a request's URL names (`/` is `index.html`), or
 /// `None` for a path that leaves the folder (`..` components, written
@@ -64,23 +81,152 @@ fn file_for(root: &Path, url: &str) -> Option<PathBuf> {
     (inside.starts_with(&root) && inside.is_file()).then_some(inside)
 }
 
-/// Answers one request with the file its URL names, or 404.
-fn answer(root: &Path, request: tiny_http::Request) {
-    let answer = match file_for(root, request.url()) {
-        Some(file) => match std::fs::File::open(&file) {
-            Ok(opened) => {
-                let header = Header::from_bytes("Content-Type", content_type(&file))
-                    .expect("a valid header");
-                request.respond(Response::from_file(opened).with_header(header))
-            }
-            Err(e) => request.respond(
-                Response::from_string(format!("{}: {e}", file.display())).with_status_code(500),
-            ),
-        },
-        None => request.respond(Response::from_string("not found").with_status_code(404)),
+/// Why a request head was not read.
+enum HeadError {
+    /// Longer than [`MAX_HEAD_BYTES`].
+    TooLong,
+    /// The client closed, went quiet past [`HEAD_DEADLINE`] or the read
+    /// failed: nothing to answer.
+    Gone,
+}
+
+/// Reads a request head (through its blank line) of at most
+/// [`MAX_HEAD_BYTES`], within [`HEAD_DEADLINE`].
+fn read_head(stream: &mut TcpStream) -> Result<Vec<u8>, HeadError> {
+    let deadline = Instant::now() + HEAD_DEADLINE;
+    let mut head = Vec::new();
+    let mut chunk = [0u8; 2048];
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() || stream.set_read_timeout(Some(left)).is_err() {
+            return Err(HeadError::Gone);
+        }
+        let n = match stream.read(&mut chunk) {
+            Ok(0) | Err(_) => return Err(HeadError::Gone),
+            Ok(n) => n,
+        };
+        // The blank line may straddle two reads.
+        let from = head.len().saturating_sub(3);
+        head.extend_from_slice(&chunk[..n]);
+        if let Some(end) = head[from..].windows(4).position(|w| w == b"\r\n\r\n") {
+            head.truncate(from + end + 4);
+            return Ok(head);
+        }
+        if head.len() > MAX_HEAD_BYTES {
+            return Err(HeadError::TooLong);
+        }
+    }
+}
+
+/// Writes a status line and headers; the connection closes after the body.
+fn write_head(
+    stream: &mut TcpStream,
+    status: &str,
+    content_type: &str,
+    length: u64,
+) -> std::io::Result<()> {
+    write!(
+        stream,
+        "HTTP/1.1 {status}\r\nContent-Type: {content_type}\r\nContent-Length: {length}\r\nConnection: close\r\n\r\n"
+    )
+}
+
+/// A short text answer.
+fn write_text(stream: &mut TcpStream, status: &str, text: &str) -> std::io::Result<()> {
+    write_head(
+        stream,
+        status,
+        "text/plain; charset=utf-8",
+        text.len() as u64,
+    )?;
+    stream.write_all(text.as_bytes())
+}
+
+/// Answers one connection's request (GET or HEAD) with the file its URL
+/// names, or an error status; then closes it.
+fn answer(root: &Path, mut stream: TcpStream) -> std::io::Result<()> {
+    stream.set_write_timeout(Some(WRITE_TIMEOUT))?;
+    let head = match read_head(&mut stream) {
+        Ok(head) => head,
+        Err(HeadError::TooLong) => {
+            write_text(
+                &mut stream,
+                "431 Request Header Fields Too Large",
+                &format!("a request head may hold at most {MAX_HEAD_BYTES} bytes"),
+            )?;
+            return linger(stream);
+        }
+        Err(HeadError::Gone) => return Ok(()),
     };
-    if let Err(e) = answer {
-        eprintln!("a reply was not sent: {e}");
+    let mut headers = [httparse::EMPTY_HEADER; MAX_HEADERS];
+    let mut request = httparse::Request::new(&mut headers);
+    let (method, url) = match request.parse(&head) {
+        Ok(httparse::Status::Complete(_)) => (
+            request.method.unwrap_or_default(),
+            request.path.unwrap_or_default(),
+        ),
+        Err(httparse::Error::TooManyHeaders) => {
+            return write_text(
+                &mut stream,
+                "431 Request Header Fields Too Large",
+                &format!("a request may have at most {MAX_HEADERS} headers"),
+            )
+        }
+        _ => return write_text(&mut stream, "400 Bad Request", "not an HTTP request"),
+    };
+    if method != "GET" && method != "HEAD" {
+        return write_text(&mut stream, "405 Method Not Allowed", "GET and HEAD only");
+    }
+    let Some(file) = file_for(root, url) else {
+        return write_text(&mut stream, "404 Not Found", "not found");
+    };
+    match std::fs::File::open(&file) {
+        Ok(mut opened) => {
+            let length = opened.metadata()?.len();
+            write_head(&mut stream, "200 OK", content_type(&file), length)?;
+            if method == "GET" {
+                std::io::copy(&mut opened, &mut stream)?;
+            }
+            stream.flush()
+        }
+        Err(e) => write_text(
+            &mut stream,
+            "500 Internal Server Error",
+            &format!("{}: {e}", file.display()),
+        ),
+    }
+}
+
+/// Closes a connection whose client may still be sending: the answer
+/// first, then what arrives in the next second (at most 1 MiB) is read and
+/// dropped, so the client reads the answer instead of a reset.
+fn linger(mut stream: TcpStream) -> std::io::Result<()> {
+    stream.shutdown(std::net::Shutdown::Write)?;
+    stream.set_read_timeout(Some(Duration::from_secs(1)))?;
+    let _ = std::io::copy(&mut (&mut stream).take(1 << 20), &mut std::io::sink());
+    Ok(())
+}
+
+/// Connections being answered, and the wait for a free place.
+#[derive(Default)]
+struct Places {
+    taken: Mutex<usize>,
+    freed: Condvar,
+}
+
+impl Places {
+    /// Waits for a place and takes it.
+    fn take(&self) {
+        let mut taken = self.taken.lock().expect("no panic holds the lock");
+        while *taken >= MAX_CONNECTIONS {
+            taken = self.freed.wait(taken).expect("no panic holds the lock");
+        }
+        *taken += 1;
+    }
+
+    fn give_back(&self) {
+        *self.taken.lock().expect("no panic holds the lock") -= 1;
+        self.freed.notify_one();
     }
 }
 
@@ -93,23 +239,27 @@ pub fn run(args: &ServeArgs) -> Result<()> {
             args.dir.display()
         );
     }
-    let server = Server::http(("127.0.0.1", args.port))
-        .map_err(|e| anyhow::anyhow!("--port {}: cannot listen on 127.0.0.1: {e}", args.port))?;
-    let port = server
-        .server_addr()
-        .to_ip()
+    let listener = TcpListener::bind(("127.0.0.1", args.port))
+        .with_context(|| format!("--port {}: cannot listen on 127.0.0.1", args.port))?;
+    let port = listener
+        .local_addr()
         .context("the server's address")?
         .port();
     println!(
         "serving {} on http://127.0.0.1:{port}/ (Ctrl-C stops)",
         args.dir.display()
     );
+    let places = Places::default();
     std::thread::scope(|scope| {
-        for _ in 0..SERVE_THREADS {
-            scope.spawn(|| {
-                while let Ok(request) = server.recv() {
-                    answer(&args.dir, request);
+        for stream in listener.incoming() {
+            let Ok(stream) = stream else { continue };
+            places.take();
+            let places = &places;
+            scope.spawn(move || {
+                if let Err(e) = answer(&args.dir, stream) {
+                    eprintln!("a reply was not sent whole: {e}");
                 }
+                places.give_back();
             });
         }
     });

@@ -51,6 +51,67 @@ pub struct TournamentArgs {
     device: DeviceArgs,
 }
 
+/// What makes the games of a tournament folder comparable, kept in
+/// `tournament.json` beside its `matches.jsonl`: a tournament resumed (or
+/// widened) in the folder must play under the same, or its games would
+/// be merged with games of another kind.
+#[derive(serde::Serialize, serde::Deserialize, PartialEq, Debug)]
+struct Conditions {
+    /// The rule set, every switch.
+    rules: jungle_rules::Rules,
+    /// The seed of openings and players.
+    seed: u64,
+    /// Random plies before the players take over.
+    opening_plies: u32,
+}
+
+impl Conditions {
+    fn of(args: &MatchArgs, rules: &jungle_rules::Rules) -> Conditions {
+        Conditions {
+            rules: rules.clone(),
+            seed: args.seed,
+            opening_plies: args.opening_plies,
+        }
+    }
+
+    /// Records these conditions in `folder`, or checks them against those
+    /// recorded there (a folder of games from before the record takes
+    /// these).
+    fn keep_in(&self, folder: &std::path::Path) -> Result<()> {
+        let path = folder.join("tournament.json");
+        if path.exists() {
+            let text = jungle_files::read_text_bounded(&path, jungle_files::MAX_SETTINGS_BYTES)
+                .with_context(|| format!("reading {}", path.display()))?;
+            let kept: Conditions = serde_json::from_str(&text)
+                .with_context(|| format!("{}: not a tournament's conditions", path.display()))?;
+            let mut differ = Vec::new();
+            if kept.rules != self.rules {
+                differ.push("--variant (the rule set)".to_string());
+            }
+            if kept.seed != self.seed {
+                differ.push(format!("--seed ({} there, {} here)", kept.seed, self.seed));
+            }
+            if kept.opening_plies != self.opening_plies {
+                differ.push(format!(
+                    "--opening-plies ({} there, {} here)",
+                    kept.opening_plies, self.opening_plies
+                ));
+            }
+            if !differ.is_empty() {
+                bail!(
+                    "--out {}: its games were played with another {}; give the same, or another --out",
+                    folder.display(),
+                    differ.join(", ")
+                );
+            }
+            return Ok(());
+        }
+        let text = serde_json::to_string_pretty(self).expect("serialises");
+        jungle_files::write_atomically(&path, text.as_bytes())
+            .with_context(|| format!("writing {}", path.display()))
+    }
+}
+
 /// A rating as printed.
 #[derive(serde::Serialize)]
 struct RatingRow {
@@ -105,6 +166,7 @@ pub fn run(args: &TournamentArgs) -> Result<()> {
     warn_untrained(&named, &args.games_args.variant, &rules);
     std::fs::create_dir_all(&args.out)
         .with_context(|| format!("creating {}", args.out.display()))?;
+    Conditions::of(&args.games_args, &rules).keep_in(&args.out)?;
     let path = args.out.join("matches.jsonl");
     let (mut lines, _) = read_matches(&path)?;
 
