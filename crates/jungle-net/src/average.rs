@@ -37,10 +37,26 @@ impl ModuleMapper for Replace {
     }
 }
 
-fn tensors(net: &PolicyValueNet) -> Vec<Vec<f32>> {
+/// Every float tensor of `net` (parameters and batch-norm running
+/// statistics) in the module's visiting order, flattened.
+pub fn float_tensors(net: &PolicyValueNet) -> Vec<Vec<f32>> {
     let mut collect = Collect(Vec::new());
     net.visit(&mut collect);
     collect.0
+}
+
+/// `net` with every float tensor replaced, in visiting order, by the next
+/// of `values` (as [`float_tensors`] gives them).
+///
+/// # Panics
+///
+/// If `values` has fewer tensors than `net`, or one of another size.
+pub fn with_float_tensors(net: &PolicyValueNet, values: Vec<Vec<f32>>) -> PolicyValueNet {
+    // A clone shares its batch norms' running statistics with the
+    // original (burn keeps them behind one lock, and mapping a clone
+    // writes through it): `valid` gives them fresh ones, so neither the
+    // replacement here nor later updates reach `net`.
+    net.valid().map(&mut Replace(values.into_iter()))
 }
 
 /// The network whose every tensor is the mean of the `nets`' (which must
@@ -48,9 +64,9 @@ fn tensors(net: &PolicyValueNet) -> Vec<Vec<f32>> {
 /// empty or their tensors differ in number or size.
 pub fn average_nets(nets: &[PolicyValueNet]) -> Option<PolicyValueNet> {
     let (first, rest) = nets.split_first()?;
-    let mut sums = tensors(first);
+    let mut sums = float_tensors(first);
     for net in rest {
-        let other = tensors(net);
+        let other = float_tensors(net);
         if other.len() != sums.len() || other.iter().zip(&sums).any(|(a, b)| a.len() != b.len()) {
             return None;
         }
@@ -62,7 +78,7 @@ pub fn average_nets(nets: &[PolicyValueNet]) -> Option<PolicyValueNet> {
     for sum in &mut sums {
         sum.iter_mut().for_each(|s| *s *= scale);
     }
-    Some(first.clone().map(&mut Replace(sums.into_iter())))
+    Some(with_float_tensors(first, sums))
 }
 
 /// Loads the checkpoints at `paths` and averages their weights. The result
@@ -148,8 +164,8 @@ mod tests {
     #[test]
     fn every_tensor_is_the_mean_of_the_inputs() {
         let nets = [net(1), net(2), net(3)];
-        let inputs: Vec<Vec<Vec<f32>>> = nets.iter().map(tensors).collect();
-        let averaged = tensors(&average_nets(&nets).unwrap());
+        let inputs: Vec<Vec<Vec<f32>>> = nets.iter().map(float_tensors).collect();
+        let averaged = float_tensors(&average_nets(&nets).unwrap());
         assert_eq!(averaged.len(), inputs[0].len());
         let mut differs = 0;
         for (k, tensor) in averaged.iter().enumerate() {
@@ -166,8 +182,8 @@ mod tests {
     fn one_network_averages_to_itself_and_none_to_nothing() {
         let one = net(5);
         assert_eq!(
-            tensors(&average_nets(std::slice::from_ref(&one)).unwrap()),
-            tensors(&one)
+            float_tensors(&average_nets(std::slice::from_ref(&one)).unwrap()),
+            float_tensors(&one)
         );
         assert!(average_nets(&[]).is_none());
         let wider = NetConfig::new()

@@ -103,6 +103,14 @@ pub struct TrainSection {
     /// KataGo's.
     #[serde(default)]
     pub surprise_weight: f64,
+    /// Decay of the exponential moving average of the weights (0 to
+    /// 0.9999; 0: off): after each step the average moves `1 - d` of the
+    /// way to the trained weights, and each checkpoint (the network that
+    /// self-play and evaluation use) is the average with its batch norms
+    /// recomputed on fresh positions ([`crate::weight_average`]); training
+    /// goes on from the raw weights, kept in `checkpoints/RUN/raw/`.
+    #[serde(default)]
+    pub weight_average_decay: f64,
     /// Where the network trains and self-play evaluates: `auto` (a GPU
     /// when the binary has its backend and one answers, else the CPU),
     /// `cpu`, `cuda` or `wgpu` (docs/gpu.md).
@@ -240,7 +248,7 @@ fn lambda_one() -> f64 {
 /// The keys of `[experimental]`: switches that experiments tried and the
 /// default did not adopt (each page under `docs/experiments/` says what
 /// it measured), and where each is read.
-pub const EXPERIMENTAL: [(&str, &[&str]); 6] = [
+pub const EXPERIMENTAL: [(&str, &[&str]); 7] = [
     ("draw_value", &["selfplay", "search", "draw_value"]),
     (
         "win_in_two_check",
@@ -249,6 +257,7 @@ pub const EXPERIMENTAL: [(&str, &[&str]); 6] = [
     ("minimax_weight", &["selfplay", "search", "minimax_weight"]),
     ("value_search_weight", &["train", "value_search_weight"]),
     ("value_td_lambda", &["train", "value_td_lambda"]),
+    ("weight_average_decay", &["train", "weight_average_decay"]),
     ("exchange_planes", &["net", "exchange_planes"]),
 ];
 
@@ -565,6 +574,7 @@ impl TrainConfig {
         InvalidKey::check_range("value_search_weight", t.value_search_weight, 0.0, 1.0)?;
         InvalidKey::check_range("value_td_lambda", t.value_td_lambda, 0.0, 1.0)?;
         InvalidKey::check_range("surprise_weight", t.surprise_weight, 0.0, 1.0)?;
+        InvalidKey::check_range("weight_average_decay", t.weight_average_decay, 0.0, 0.9999)?;
         InvalidKey::check_range("window_growth", t.window_growth, 0.0, 1.0)?;
         InvalidKey::check_range(
             "window_min_positions",
@@ -720,6 +730,17 @@ mod tests {
         )
         .unwrap();
         assert_eq!(td.train.value_td_lambda, 0.9);
+        // A decay of 1 would never move the average.
+        let e = TrainConfig::from_toml(
+            &format!("{TINY_CONFIG}\n[experimental]\nweight_average_decay = 1\n"),
+            "x.toml",
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            e.contains("weight_average_decay") && e.contains("0.9999"),
+            "{e}"
+        );
         // The material weight: in range, and only with the survival head.
         let with = |selfplay: &str, eval: &str, head: bool| {
             let text = TINY_CONFIG

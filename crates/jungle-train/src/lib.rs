@@ -32,6 +32,7 @@ pub mod step;
 pub mod summary;
 pub mod value_baseline;
 pub mod variants;
+pub mod weight_average;
 pub mod window;
 pub mod worker;
 

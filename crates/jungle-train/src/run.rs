@@ -4,8 +4,9 @@
 //! Layout for a run NAME under ROOT: shards in
 //! `ROOT/data/NAME/shards/gen-NNNNNN/` ([`crate::generations`]), bad ones
 //! in `ROOT/data/NAME/quarantine/`; checkpoints (`<step>.bpk`,
-//! `<step>.json`, `<step>.optim.bpk`), `state.json`, `matches.jsonl`,
-//! `elo.csv` and the plots in `ROOT/checkpoints/NAME/`. `state.json` is
+//! `<step>.json`, `<step>.optim.bpk`; with a moving average of the
+//! weights, the newest step's raw weights in `raw/`), `state.json`,
+//! `matches.jsonl`, `elo.csv` and the plots in `ROOT/checkpoints/NAME/`. `state.json` is
 //! rewritten (atomically) after each finished phase; a killed run restarts
 //! from the last checkpoint it names, keeping the games of a generation
 //! it had not finished and playing only the missing ones.
@@ -116,6 +117,9 @@ pub const PROBE_SUBSUITE_EVERY: usize = 6;
 
 /// The most new positions a generation's held-out losses are measured on.
 pub const HELD_OUT_POSITIONS: usize = 2048;
+/// Batches the moving average's batch norms are recomputed on, each
+/// checkpoint (`weight_average_decay`).
+const AVERAGE_NORM_BATCHES: usize = 8;
 
 /// The bare network's probe on the fixed sub-suite after one generation
 /// ([`jungle_probe`]; `[eval] probe_every`).
@@ -299,6 +303,12 @@ impl RunPaths {
         self.checkpoints.join(format!("{step:08}"))
     }
 
+    /// Prefix of a step's raw trained weights, kept beside a checkpoint
+    /// that holds their moving average (`weight_average_decay`).
+    pub fn raw_checkpoint(&self, step: u64) -> PathBuf {
+        self.checkpoints.join("raw").join(format!("{step:08}"))
+    }
+
     fn state(&self) -> PathBuf {
         self.checkpoints.join("state.json")
     }
@@ -431,12 +441,27 @@ impl Run {
             // are tracked for training.
             let autodiff = device.clone().autodiff();
             let ck = load_checkpoint(&prefix, &autodiff)?;
+            // With a moving average the checkpoint holds the average, and
+            // training goes on from the raw weights kept beside it (a
+            // checkpoint without them, the first, is both).
+            let decay = config.train.weight_average_decay;
+            let raw = paths.raw_checkpoint(state.step);
+            let (trained, average) = if decay > 0.0 && raw.with_extension("json").exists() {
+                (load_checkpoint(&raw, &autodiff)?.net, Some(ck.net))
+            } else if decay > 0.0 {
+                (ck.net.clone(), Some(ck.net))
+            } else {
+                (ck.net, None)
+            };
             let mut trainer = Trainer::from_net(
-                ck.net,
+                trained,
                 &autodiff,
                 config.train.learning_rate,
                 config.train.weight_decay(),
             );
+            if let Some(average) = &average {
+                trainer.start_average(decay, Some(average));
+            }
             // Every checkpoint after the first has its optimiser state:
             // without it Adam would restart from zero moments unnoticed.
             if state.step > 0 {
@@ -459,12 +484,15 @@ impl Run {
             // network.
             let _turn = INIT_TURN.lock().unwrap_or_else(|e| e.into_inner());
             device.seed(config.run.seed);
-            let trainer = Trainer::new(
+            let mut trainer = Trainer::new(
                 &config.net,
                 &device,
                 config.train.learning_rate,
                 config.train.weight_decay(),
             );
+            if config.train.weight_average_decay > 0.0 {
+                trainer.start_average(config.train.weight_average_decay, None);
+            }
             let state = RunState {
                 config: config.clone(),
                 generation: 0,
@@ -498,7 +526,7 @@ impl Run {
         };
         run.probe_suite = run.load_probe_suite()?;
         if run.state.checkpoints.is_empty() {
-            run.save_checkpoint()?;
+            run.save_checkpoint(None)?;
         }
         Ok(run)
     }
@@ -574,10 +602,23 @@ impl Run {
         }
     }
 
-    fn save_checkpoint(&mut self) -> Result<(), TrainError> {
-        let net = self.trainer.inference_net();
-        if let Some(found) = jungle_net::tensors::first_non_finite(&net) {
-            return Err(self.diverged(self.state.generation, self.state.step, found.to_string()));
+    /// Saves the checkpoint of the current step: `averaged` (the moving
+    /// average of the weights) when given, with the raw weights beside it
+    /// under `raw/` (the previous step's raw weights are then removed),
+    /// else the trained network.
+    fn save_checkpoint(
+        &mut self,
+        averaged: Option<jungle_net::PolicyValueNet>,
+    ) -> Result<(), TrainError> {
+        let raw = self.trainer.inference_net();
+        for net in std::iter::once(&raw).chain(averaged.as_ref()) {
+            if let Some(found) = jungle_net::tensors::first_non_finite(net) {
+                return Err(self.diverged(
+                    self.state.generation,
+                    self.state.step,
+                    found.to_string(),
+                ));
+            }
         }
         let prefix = self.paths.checkpoint(self.state.step);
         let mut meta = CheckpointMeta::new(
@@ -595,7 +636,20 @@ impl Run {
                 })
                 .collect();
         }
-        save_checkpoint(&prefix, &net, &meta)?;
+        match &averaged {
+            Some(net) => {
+                save_checkpoint(&prefix, net, &meta)?;
+                save_checkpoint(&self.paths.raw_checkpoint(self.state.step), &raw, &meta)?;
+                let previous = self.state.checkpoints.last().map(|c| c.step);
+                if let Some(step) = previous.filter(|&s| s != self.state.step) {
+                    let old = self.paths.raw_checkpoint(step);
+                    for suffix in ["bpk", "json"] {
+                        let _ = std::fs::remove_file(old.with_extension(suffix));
+                    }
+                }
+            }
+            None => save_checkpoint(&prefix, &raw, &meta)?,
+        }
         if self.state.step > 0 {
             self.trainer
                 .save_optimizer(&prefix.with_extension("optim.bpk"))?;
@@ -760,6 +814,14 @@ impl Run {
             steps = steps.min(left);
         }
         let held_out = self.held_out_losses(&window, new_positions as usize, gen);
+        // The moving average's batch norms are recomputed on batches of
+        // their own, drawn after training's.
+        let averaged_batches = |window: &ReplayWindow| -> Vec<crate::samples::Batch> {
+            let mut rng = ChaCha8Rng::seed_from_u64(derive_seed(cfg.run.seed, gen as u64, 3));
+            (0..AVERAGE_NORM_BATCHES)
+                .map(|_| window.batch(&mut rng, t.batch_size))
+                .collect()
+        };
         let mut rng = ChaCha8Rng::seed_from_u64(derive_seed(cfg.run.seed, gen as u64, 2));
         let train_bar = bar(
             steps as u64,
@@ -800,6 +862,10 @@ impl Run {
             self.state.step += steps as u64;
             self.state.samples_seen += (steps * t.batch_size) as u64;
         }
+        let averaged = match window.is_empty() {
+            true => None,
+            false => self.trainer.averaged_net(&averaged_batches(&window)),
+        };
         train_bar.finish_and_clear();
         let train_seconds = started.elapsed().as_secs_f64() - selfplay_seconds;
         let n = steps.max(1) as f32;
@@ -820,7 +886,7 @@ impl Run {
         self.state.generation = gen;
         self.probe_if_due();
         self.state.seconds += started.elapsed().as_secs_f64();
-        self.save_checkpoint()?;
+        self.save_checkpoint(averaged)?;
 
         let eval_started = Instant::now();
         self.evaluate_if_needed()?;

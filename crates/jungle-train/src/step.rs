@@ -11,6 +11,7 @@ use crate::decay::WeightDecay;
 use crate::error::TrainError;
 use crate::losses::{loss_gradients, reference_loss, Losses};
 use crate::samples::Batch;
+use crate::weight_average::WeightAverage;
 use burn::module::Module;
 use burn::optim::{GradientsParams, ModuleOptimizer};
 use burn::tensor::Device;
@@ -28,6 +29,9 @@ pub struct Trainer {
     on_cpu: bool,
     /// Learning rate of the next steps.
     pub learning_rate: f64,
+    /// The moving average of the weights, when one is kept
+    /// ([`Trainer::start_average`]).
+    average: Option<WeightAverage>,
 }
 
 impl Trainer {
@@ -63,6 +67,7 @@ impl Trainer {
             device: device.clone(),
             on_cpu,
             learning_rate,
+            average: None,
         }
     }
 
@@ -78,6 +83,7 @@ impl Trainer {
         let grads = tape.backward(&output_grads, &self.device.clone().without_autodiff());
         tape.update_running_stats(&self.net);
         self.net = self.optim.step(self.learning_rate, self.net.clone(), grads);
+        self.update_average();
         parts
     }
 
@@ -87,7 +93,31 @@ impl Trainer {
         let (total, parts) = reference_loss(&self.net, batch, &self.device);
         let grads = GradientsParams::from_grads(total.backward(), &self.net);
         self.net = self.optim.step(self.learning_rate, self.net.clone(), grads);
+        self.update_average();
         parts
+    }
+
+    /// Keeps a moving average of the weights with `decay` from now on,
+    /// starting at `from`'s (a resumed run's average) or the network's.
+    pub fn start_average(&mut self, decay: f64, from: Option<&PolicyValueNet>) {
+        let start = match from {
+            Some(net) => WeightAverage::start(net, decay as f32),
+            None => WeightAverage::start(&self.inference_net(), decay as f32),
+        };
+        self.average = Some(start);
+    }
+
+    fn update_average(&mut self) {
+        if let Some(average) = &mut self.average {
+            average.update(&self.net);
+        }
+    }
+
+    /// The averaged network with its batch norms recomputed on `batches`
+    /// (in inference mode); `None` when no average is kept.
+    pub fn averaged_net(&self, batches: &[Batch]) -> Option<PolicyValueNet> {
+        let average = self.average.as_ref()?;
+        Some(average.network(&self.inference_net(), batches))
     }
 
     /// The losses on `batch` without a step (training-mode batch norm; the

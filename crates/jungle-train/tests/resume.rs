@@ -159,3 +159,44 @@ fn a_run_resumes_with_its_own_config_and_refuses_other_changes() {
     assert!(e.to_string().contains("run.seed"), "{e}");
     std::fs::remove_dir_all(root).unwrap();
 }
+
+#[test]
+fn a_moving_average_is_checkpointed_and_a_resumed_run_trains_on_the_raw_weights() {
+    let tensors = |prefix: &Path| {
+        let ck = jungle_net::load_checkpoint(prefix, &jungle_net::cpu_device()).unwrap();
+        jungle_net::average::float_tensors(&ck.net)
+    };
+    let average = "experimental.weight_average_decay=0.5";
+    // Two generations at once, and one then another after a restart.
+    let whole = root("average-whole");
+    let mut run = Run::open(&whole, "t", tiny(&[average, "run.generations=2"]), true).unwrap();
+    run.run().unwrap();
+    let step = run.state().step;
+    drop(run);
+    let split = root("average-split");
+    for generations in ["run.generations=1", "run.generations=2"] {
+        Run::open(&split, "t", tiny(&[average, generations]), true)
+            .unwrap()
+            .run()
+            .unwrap();
+    }
+    let (paths, split_paths) = (RunPaths::new(&whole, "t"), RunPaths::new(&split, "t"));
+    // The checkpoint is the average, not the trained weights beside it.
+    let (played, raw) = (
+        tensors(&paths.checkpoint(step)),
+        tensors(&paths.raw_checkpoint(step)),
+    );
+    assert_ne!(played, raw);
+    // Only the newest step's raw weights are kept.
+    let kept: Vec<_> = std::fs::read_dir(paths.checkpoints.join("raw"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(kept.len(), 2, "{kept:?}");
+    // The restarted run resumed from the raw weights and the average: it
+    // ends where the uninterrupted one does.
+    assert_eq!(tensors(&split_paths.checkpoint(step)), played);
+    assert_eq!(tensors(&split_paths.raw_checkpoint(step)), raw);
+    std::fs::remove_dir_all(whole).unwrap();
+    std::fs::remove_dir_all(split).unwrap();
+}

@@ -884,6 +884,46 @@ impl Tape {
     }
 }
 
+/// Sets the running statistics of `net`'s batch norms to the mean, over
+/// `batches` (each its encoded positions and their count), of the batch
+/// statistics a training-mode pass computes ("precise batch norm": what a
+/// network whose weights were averaged needs, since averaged weights no
+/// longer match any running statistics). Nothing happens without batches.
+pub fn recompute_running_stats(net: &PolicyValueNet, batches: &[(&[f32], usize)]) {
+    let mut sums: Vec<(Vec<f32>, Vec<f32>)> = Vec::new();
+    for &(input, size) in batches {
+        let (_, tape) = forward_train(net, input, size);
+        let stats = tape.norm_stats();
+        if sums.is_empty() {
+            sums = stats
+                .iter()
+                .map(|(m, v)| (vec![0.0; m.len()], vec![0.0; v.len()]))
+                .collect();
+        }
+        for ((sum_m, sum_v), (m, v)) in sums.iter_mut().zip(stats) {
+            sum_m.iter_mut().zip(m).for_each(|(s, x)| *s += x);
+            sum_v.iter_mut().zip(v).for_each(|(s, x)| *s += x);
+        }
+    }
+    if batches.is_empty() {
+        return;
+    }
+    let scale = 1.0 / batches.len() as f32;
+    for (bn, (mean, variance)) in batch_norms(net).into_iter().zip(sums) {
+        let set = |running: &burn::module::RunningState<Tensor<1>>, sum: Vec<f32>| {
+            let device = running.value_sync().device();
+            let n = sum.len();
+            let values: Vec<f32> = sum.into_iter().map(|s| s * scale).collect();
+            running.update(Tensor::from_data(TensorData::new(values, [n]), &device));
+            // `value` (what inference reads) lags one update behind
+            // until synced.
+            running.value_sync();
+        };
+        set(&bn.running_mean, mean);
+        set(&bn.running_var, variance);
+    }
+}
+
 fn tensor<const D: usize>(p: ParamGrad, device: &Device) -> Tensor<D> {
     let shape: [usize; D] = p.shape.try_into().expect("shape of D dimensions");
     Tensor::from_data(TensorData::new(p.values, shape), device)
