@@ -122,6 +122,20 @@ impl RunSection {
         })
     }
 
+    /// A warning when one evaluation of `seconds` takes more than a
+    /// quarter of a budget in minutes: the evaluations then leave little
+    /// time to training (`None` otherwise, or without a budget in minutes).
+    pub fn evaluation_warning(&self, seconds: f64) -> Option<String> {
+        let budget = self.minutes * 60.0;
+        (self.minutes > 0.0 && seconds > budget / 4.0).then(|| {
+            format!(
+                "an evaluation took {seconds:.0} s, {:.0}% of the run's {} minutes: the evaluations leave little time to training; give more minutes, evaluate less often (eval.every) or play fewer games (eval.games_vs_anchors, eval.games_vs_previous)",
+                100.0 * seconds / budget,
+                self.minutes
+            )
+        })
+    }
+
     /// The budget's status for `state.json`.
     pub fn budget_status(&self, spent: Spent) -> BudgetStatus {
         let unit = self.budget_unit();
@@ -148,6 +162,19 @@ mod tests {
         TrainConfig::layered(crate::config::TINY_CONFIG, "tiny", &sets)
             .unwrap()
             .run
+    }
+
+    #[test]
+    fn an_evaluation_past_a_quarter_of_a_budget_in_minutes_is_warned_of() {
+        let one_minute = run(&["run.generations=0", "run.minutes=1"]);
+        let warning = one_minute.evaluation_warning(20.0).expect("a warning");
+        assert!(
+            warning.contains("33%") && warning.contains("eval.every"),
+            "{warning}"
+        );
+        assert!(one_minute.evaluation_warning(10.0).is_none());
+        // Budgets in generations or samples are not the clock's.
+        assert!(run(&[]).evaluation_warning(1e6).is_none());
     }
 
     #[test]

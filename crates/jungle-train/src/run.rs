@@ -389,6 +389,8 @@ pub struct Run {
     store_seconds: f64,
     /// The sub-suite the bare network is probed on (`None`: not probed).
     probe_suite: Option<Suite>,
+    /// Whether the run has warned that its evaluations crowd out training.
+    warned_evaluation: bool,
     /// `run.lock`, locked while the run is open (the operating system
     /// releases the lock when the process ends, however it ends).
     _lock: std::fs::File,
@@ -522,6 +524,7 @@ impl Run {
             source: SelfPlaySource::Local,
             store_seconds: 0.0,
             probe_suite: None,
+            warned_evaluation: false,
             _lock: lock,
         };
         run.probe_suite = run.load_probe_suite()?;
@@ -1072,10 +1075,23 @@ impl Run {
 
     /// Evaluates the current checkpoint, counts the time as run time and
     /// saves the state.
+    /// The untrained network's evaluation (generation 0) is the run's
+    /// zero point, not part of its budget: a short budget in minutes still
+    /// trains. An evaluation that takes more than a quarter of such a
+    /// budget is warned about.
     fn evaluate_and_record(&mut self) -> Result<(), TrainError> {
         let started = Instant::now();
         self.evaluate()?;
-        self.state.seconds += started.elapsed().as_secs_f64();
+        let seconds = started.elapsed().as_secs_f64();
+        if self.state.generation > 0 {
+            self.state.seconds += seconds;
+        }
+        if !self.warned_evaluation {
+            if let Some(warning) = self.config.run.evaluation_warning(seconds) {
+                warn(&warning);
+                self.warned_evaluation = true;
+            }
+        }
         self.write_state()
     }
 

@@ -109,3 +109,25 @@ fn a_budget_raised_on_resume_extends_the_run() {
     assert_eq!(more.budget.as_ref().unwrap().limit, 1000.0);
     let _ = std::fs::remove_dir_all(&root);
 }
+
+#[test]
+fn the_untrained_networks_evaluation_does_not_eat_a_short_budget_in_minutes() {
+    // A budget of 0.06 s, far less than the step-0 evaluation's 40 games:
+    // the run still trains a generation (before, it ended untrained).
+    let sets: Vec<String> = [
+        "run.generations=0",
+        "run.minutes=0.001",
+        "eval.games_vs_anchors=20",
+    ]
+    .map(String::from)
+    .to_vec();
+    let root = root("minutes");
+    let state = train(
+        &root,
+        "short",
+        TrainConfig::layered(TINY_CONFIG, "tiny", &sets).unwrap(),
+    );
+    assert_eq!(state.generation, 1);
+    assert!(state.step > 0, "{}", state.step);
+    std::fs::remove_dir_all(root).unwrap();
+}
