@@ -41,6 +41,9 @@ def main():
         "game": (np.uint32, (n,)),
         "ply": (np.uint32, (n,)),
         "mirrored": (np.bool_, (n,)),
+        "search_draw": (np.float32, (n,)),
+        "survival": (np.bool_, (n, 32)),
+        "fen": (np.uint8, (n, 96)),
     }
     for name, (dtype, shape) in expected.items():
         if name not in data.files:
@@ -83,6 +86,13 @@ def main():
             fail("a mirror image whose pieces are not the original's reversed")
     elif mirrored.any():
         fail("mirror images in an export made without --mirror")
+    draws = data["search_draw"]
+    if ((draws < 0) | (draws > 1)).any():
+        fail("a search draw probability outside [0, 1]")
+    for row in data["fen"][:: max(1, n // 50)]:
+        fen = bytes(row).rstrip(b"\0").decode("ascii")
+        if fen.count("/") != 8 or fen.split(" ")[1] not in ("w", "b"):
+            fail(f"a fen that is not a position: {fen!r}")
     if (np.diff(data["game"].astype(np.int64)) < 0).any():
         fail("game numbers that go back")
     games = len(np.unique(data["game"]))

@@ -5,6 +5,7 @@ mod common;
 
 use common::{jungle, net_init, temp_dir, TINY_NET};
 use jungle_net::encoding::{move_slot, Encoding, POLICY_SLOTS};
+use jungle_net::SURVIVAL_OUTPUTS;
 use jungle_selfplay::{read_shard, shard_files_within};
 use jungle_train::samples::game_positions;
 use ndarray::{Array1, Array2, Array4, ArrayD, Axis};
@@ -38,6 +39,17 @@ fn shards(dir: &Path) -> std::path::PathBuf {
         assert!(ok, "{stderr}");
     }
     shards
+}
+
+/// Row `i` of the `fen` array as text.
+fn fen_of(fens: &Array2<u8>, i: usize) -> String {
+    let bytes: Vec<u8> = fens
+        .row(i)
+        .iter()
+        .copied()
+        .take_while(|&b| b != 0)
+        .collect();
+    String::from_utf8(bytes).unwrap()
 }
 
 /// Runs `jungle shards export SHARDS --out OUT EXTRA...`.
@@ -91,6 +103,9 @@ fn the_export_holds_the_trainers_positions_and_targets() {
     let wdl: Array2<f32> = npz.by_name("wdl").unwrap();
     let plies_left: Array1<u32> = npz.by_name("plies_left").unwrap();
     let mirrored: Array1<bool> = npz.by_name("mirrored").unwrap();
+    let fens: Array2<u8> = npz.by_name("fen").unwrap();
+    let search_draw: Array1<f32> = npz.by_name("search_draw").unwrap();
+    let survival: Array2<bool> = npz.by_name("survival").unwrap();
     let metadata: ArrayD<u8> = npz.by_name("metadata").unwrap();
     assert_eq!(planes.shape(), &[n, 44, 9, 7]);
     assert_eq!(policy.shape(), &[n, POLICY_SLOTS]);
@@ -131,6 +146,15 @@ fn the_export_holds_the_trainers_positions_and_targets() {
         assert!(legal_count > 0 && legal_count <= moves, "row {i}");
         assert_eq!(wdl.row(i).to_vec(), p.wdl.to_vec());
         assert_eq!(plies_left[i] as f32 / 100.0, p.moves_left, "row {i}");
+        assert_eq!(fen_of(&fens, i), p.position.to_fen(), "row {i}");
+        assert_eq!(search_draw[i], p.search_draw, "row {i}");
+        for k in 0..SURVIVAL_OUTPUTS {
+            assert_eq!(
+                survival[[i, k]],
+                p.survival >> k & 1 == 1,
+                "row {i}, output {k}"
+            );
+        }
     }
 
     // Mirror images follow their originals; the targets move with them.
@@ -145,6 +169,7 @@ fn the_export_holds_the_trainers_positions_and_targets() {
     let planes: ArrayD<f32> = npz.by_name("planes").unwrap();
     let flags: Array1<bool> = npz.by_name("mirrored").unwrap();
     let policy: Array2<f32> = npz.by_name("policy").unwrap();
+    let fens: Array2<u8> = npz.by_name("fen").unwrap();
     assert_eq!(planes.shape(), &[2 * n, 42, 9, 7]);
     for (i, p) in expected.iter().enumerate() {
         assert!(!flags[2 * i] && flags[2 * i + 1]);
@@ -160,6 +185,7 @@ fn the_export_holds_the_trainers_positions_and_targets() {
         for &(mv, prob) in &p.target {
             assert_eq!(policy[[2 * i + 1, move_slot(mv.mirrored(), mover)]], prob);
         }
+        assert_eq!(fen_of(&fens, 2 * i + 1), p.position.mirrored().to_fen());
     }
 }
 
@@ -190,4 +216,42 @@ fn bad_export_requests_are_clear_errors_and_leave_no_file() {
         .filter(|n| n.contains(".tmp"))
         .collect();
     assert!(leftovers.is_empty(), "{leftovers:?}");
+}
+
+#[test]
+fn the_encoding_is_the_networks_that_will_read_it() {
+    let dir = temp_dir("npz-encoding");
+    let shards = shards(&dir);
+    let out = dir.join("x.npz");
+    // Shards of no run: the default config's network.
+    let default = jungle_train::config::TrainConfig::load(None, &[])
+        .unwrap()
+        .net
+        .encoding();
+    let report = export(&shards, &out, &[]);
+    assert_eq!(report["encoding"], default.version(), "{report}");
+    assert_eq!(report["encoding_of"], "the default config's network");
+    // A checkpoint's network.
+    let ck = dir.join("net");
+    let theirs = jungle_net::read_meta(&ck).unwrap().net.encoding();
+    let report = export(&shards, &out, &["--checkpoint", ck.to_str().unwrap()]);
+    assert_eq!(report["encoding"], theirs.version(), "{report}");
+    // A run's shards: its network's (the tiny config reads encoding 1).
+    let root = dir.join("root");
+    let (ok, _, stderr) = jungle(&[
+        "train",
+        "--run",
+        "r",
+        "--root",
+        root.to_str().unwrap(),
+        "--config",
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../../configs/tiny.toml"),
+        "--set",
+        "run.generations=1",
+    ]);
+    assert!(ok, "{stderr}");
+    let report = export(&root.join("data").join("r"), &out, &[]);
+    assert_eq!(report["encoding"], 1, "{report}");
+    assert_eq!(report["encoding_of"], "run r's network");
+    std::fs::remove_dir_all(dir).unwrap();
 }

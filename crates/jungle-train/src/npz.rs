@@ -5,6 +5,7 @@
 
 use crate::samples::{game_positions, is_training_move, replay_game};
 use jungle_net::encoding::{move_slot, Encoding, POLICY_SLOTS};
+use jungle_net::SURVIVAL_OUTPUTS;
 use jungle_rules::Rules;
 use jungle_selfplay::{read_shard, BadGame, ShardError};
 use ndarray::{Array1, Array2, Array4, ArrayD, IxDyn};
@@ -15,6 +16,9 @@ use std::path::{Path, PathBuf};
 
 /// The board's ranks and files, the last two axes of `planes`.
 const BOARD: [usize; 2] = [9, 7];
+/// Bytes of each row of `fen` (a FEN of this board is under 80; the rest
+/// is zeros).
+pub const FEN_BYTES: usize = 96;
 
 /// The value of `format` in the metadata, and its version.
 pub const NPZ_FORMAT: &str = "jungle-zero training positions";
@@ -83,6 +87,9 @@ struct Columns {
     wdl: Vec<f32>,
     plies_left: Vec<u32>,
     search_value: Vec<f32>,
+    search_draw: Vec<f32>,
+    survival: Vec<bool>,
+    fen: Vec<u8>,
     game: Vec<u32>,
     ply: Vec<u32>,
     mirrored: Vec<bool>,
@@ -138,6 +145,17 @@ pub fn export_npz(
                     columns.wdl.extend_from_slice(&p.wdl);
                     columns.plies_left.push((record.moves.len() - ply) as u32);
                     columns.search_value.push(p.search_value);
+                    columns.search_draw.push(p.search_draw);
+                    columns
+                        .survival
+                        .extend((0..SURVIVAL_OUTPUTS).map(|k| p.survival >> k & 1 == 1));
+                    let position = match mirrored {
+                        true => p.position.mirrored(),
+                        false => p.position.clone(),
+                    };
+                    let mut fen = position.to_fen().into_bytes();
+                    fen.resize(FEN_BYTES, 0);
+                    columns.fen.extend_from_slice(&fen);
                     columns.game.push(games as u32);
                     columns.ply.push(ply as u32);
                     columns.mirrored.push(mirrored);
@@ -197,6 +215,9 @@ fn metadata(options: &NpzOptions, rules: &Rules, rows: usize, games: usize) -> S
             "wdl": "[N, 3] f32: the game's result for the side to move (win, draw, loss)",
             "plies_left": "[N] u32: plies from this position to the end of the game",
             "search_value": "[N] f32: the search's root value for the side to move, in [-1, 1]",
+            "search_draw": "[N] f32: the search's draw probability at the root (0 where the shard did not keep it)",
+            "survival": format!("[N, {SURVIVAL_OUTPUTS}] bool: the survival head's targets (docs/guide/training.md)"),
+            "fen": format!("[N, {FEN_BYTES}] u8: the position (mirrored on a mirrored row) as FEN text, zero-padded"),
             "game": "[N] u32: the game's number in this file (positions of one game are correlated)",
             "ply": "[N] u32: the position's ply in its game",
             "mirrored": "[N] bool: a left-right mirror image of the row before it",
@@ -234,6 +255,10 @@ fn write_arrays(
         .map_err(npz_error)?;
     npz.add_array("search_value", &Array1::from(c.search_value))
         .map_err(npz_error)?;
+    npz.add_array("search_draw", &Array1::from(c.search_draw))
+        .map_err(npz_error)?;
+    add_matrix(&mut npz, "survival", n, c.survival)?;
+    add_matrix(&mut npz, "fen", n, c.fen)?;
     npz.add_array("game", &Array1::from(c.game))
         .map_err(npz_error)?;
     npz.add_array("ply", &Array1::from(c.ply))

@@ -1,12 +1,14 @@
 //! `jungle shards export DIR --out FILE.npz`: training positions for
 //! Python, as NumPy arrays.
 
-use anyhow::{bail, Result};
+use anyhow::{bail, Context, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use jungle_net::encoding::Encoding;
 use jungle_selfplay::shard_files_within;
+use jungle_train::config::TrainConfig;
 use jungle_train::npz::{export_npz, NpzOptions};
+use jungle_train::run::{read_state, RunPaths};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -20,9 +22,14 @@ pub struct ExportArgs {
     #[arg(long)]
     out: PathBuf,
     /// Input encoding version of the planes: 1 (38 planes), 2 (+ tactical,
-    /// 42) or 3 (+ exchange, 44; the default network's).
-    #[arg(long, default_value_t = 3)]
-    encoding: u32,
+    /// 42) or 3 (+ exchange, 44). Default: the encoding of --checkpoint's
+    /// network, else of the run the folder belongs to (ROOT/data/RUN reads
+    /// ROOT/checkpoints/RUN/state.json), else of the default config's.
+    #[arg(long)]
+    encoding: Option<u32>,
+    /// A checkpoint whose network's input encoding the planes are written in.
+    #[arg(long, conflicts_with = "encoding")]
+    checkpoint: Option<PathBuf>,
     /// Also write each position's left-right mirror image after it.
     #[arg(long)]
     mirror: bool,
@@ -36,17 +43,7 @@ pub struct ExportArgs {
 
 /// Runs `jungle shards export`.
 pub fn run_export(args: &ExportArgs) -> Result<()> {
-    let Some(encoding) = Encoding::from_version(args.encoding) else {
-        let known: Vec<String> = Encoding::ALL
-            .iter()
-            .map(|e| e.version().to_string())
-            .collect();
-        bail!(
-            "--encoding {}: expected one of {}",
-            args.encoding,
-            known.join(", ")
-        );
-    };
+    let (encoding, whose) = chosen_encoding(args)?;
     let files = shard_files_within(&args.dir)?;
     if files.is_empty() {
         bail!("{}: no shard-*.bin files here or below", args.dir.display());
@@ -81,6 +78,7 @@ pub fn run_export(args: &ExportArgs) -> Result<()> {
                 "rows": summary.rows,
                 "bytes": summary.bytes,
                 "encoding": encoding.version(),
+                "encoding_of": whose,
                 "mirror": args.mirror,
                 "seconds": seconds,
                 "rows_per_second": rows_per_second,
@@ -88,7 +86,7 @@ pub fn run_export(args: &ExportArgs) -> Result<()> {
         );
     } else {
         println!(
-            "wrote {}: {} rows ({} games from {} shards{}), encoding {} ({} planes), {:.1} MB",
+            "wrote {}: {} rows ({} games from {} shards{}), encoding {} ({} planes: {whose}), {:.1} MB",
             args.out.display(),
             summary.rows,
             summary.games,
@@ -105,4 +103,55 @@ pub fn run_export(args: &ExportArgs) -> Result<()> {
         println!("  {seconds:.1} s, {rows_per_second:.0} rows/s; load it with numpy.load (docs/guide/python.md)");
     }
     Ok(())
+}
+
+/// The encoding to write and whose it is: `--encoding`, `--checkpoint`'s
+/// network, the run the folder belongs to, or the default config's.
+fn chosen_encoding(args: &ExportArgs) -> Result<(Encoding, String)> {
+    if let Some(version) = args.encoding {
+        let Some(encoding) = Encoding::from_version(version) else {
+            let known: Vec<String> = Encoding::ALL
+                .iter()
+                .map(|e| e.version().to_string())
+                .collect();
+            bail!("--encoding {version}: expected one of {}", known.join(", "));
+        };
+        return Ok((encoding, "--encoding".to_string()));
+    }
+    if let Some(checkpoint) = &args.checkpoint {
+        let meta = jungle_net::read_meta(checkpoint)
+            .with_context(|| format!("--checkpoint {}", checkpoint.display()))?;
+        return Ok((
+            meta.net.encoding(),
+            format!("the network of {}", checkpoint.display()),
+        ));
+    }
+    if let Some((root, name)) = run_of(&args.dir) {
+        let paths = RunPaths::new(&root, &name);
+        if paths.checkpoints.join("state.json").is_file() {
+            let state = read_state(&paths)?;
+            return Ok((state.config.net.encoding(), format!("run {name}'s network")));
+        }
+    }
+    let config = TrainConfig::load(None, &[])?;
+    Ok((
+        config.net.encoding(),
+        "the default config's network".to_string(),
+    ))
+}
+
+/// The root and name of the run whose shards `dir` holds
+/// (`ROOT/data/NAME`, or a folder below it).
+fn run_of(dir: &std::path::Path) -> Option<(PathBuf, String)> {
+    let dir = std::path::absolute(dir).ok()?;
+    let mut ancestors = dir.ancestors().peekable();
+    while let Some(folder) = ancestors.next() {
+        let parent = ancestors.peek()?;
+        if parent.file_name()? == "data" {
+            let root = parent.parent()?.to_path_buf();
+            let name = folder.file_name()?.to_str()?.to_string();
+            return Some((root, name));
+        }
+    }
+    None
 }
