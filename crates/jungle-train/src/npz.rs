@@ -151,7 +151,7 @@ pub fn export_npz(
                         .extend((0..SURVIVAL_OUTPUTS).map(|k| p.survival >> k & 1 == 1));
                     let position = match mirrored {
                         true => p.position.mirrored(),
-                        false => p.position.clone(),
+                        false => p.position,
                     };
                     let mut fen = position.to_fen().into_bytes();
                     fen.resize(FEN_BYTES, 0);
