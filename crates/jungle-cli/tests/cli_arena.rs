@@ -269,3 +269,31 @@ fn arena_warns_when_a_network_plays_rules_it_never_trained_under() {
     assert!(ok, "{stderr}");
     assert!(!stderr.contains("WARNING"), "{stderr}");
 }
+
+#[test]
+fn a_folder_of_checkpoints_plays_its_newest() {
+    let dir = common::temp_dir("arena-folder");
+    let (ck, _) = common::net_init(&dir, "ck", common::TINY_NET, &[]);
+    let run = dir.join("run");
+    std::fs::create_dir_all(&run).unwrap();
+    for step in ["00000005", "00000017"] {
+        for suffix in ["json", "bpk"] {
+            std::fs::copy(
+                ck.with_extension(suffix),
+                run.join(format!("{step}.{suffix}")),
+            )
+            .unwrap();
+        }
+    }
+    let spec = format!("net:{}:8", run.display());
+    let (ok, stdout, stderr) = common::jungle(&[
+        "arena", "--a", &spec, "--b", "random", "--games", "2", "--json",
+    ]);
+    assert!(ok, "{stderr}");
+    assert!(stdout.contains("\"games\":2"), "{stdout}");
+    let empty = format!("net:{}", dir.join("nothing-here").display());
+    std::fs::create_dir_all(dir.join("nothing-here")).unwrap();
+    let (ok, _, stderr) = common::jungle(&["arena", "--a", &empty, "--b", "random"]);
+    assert!(!ok && stderr.contains("holds no checkpoint"), "{stderr}");
+    std::fs::remove_dir_all(dir).unwrap();
+}

@@ -33,8 +33,13 @@ fn candidates() -> Vec<PathBuf> {
 }
 
 /// The checkpoint a `net:` spec's path names: the shipped network's for
-/// `default`, else the path itself. The error lists where it looked.
+/// `default`; in a folder, its `checkpoint` or else its newest step (a
+/// run's checkpoints folder: `net:checkpoints/main` plays the run's latest
+/// network); else the path itself. The error lists where it looked.
 pub fn checkpoint_path(path: &Path) -> Result<PathBuf, CheckpointError> {
+    if path.is_dir() {
+        return newest_in(path);
+    }
     if path != Path::new(SHIPPED_NAME) {
         return Ok(path.to_path_buf());
     }
@@ -56,6 +61,41 @@ pub fn checkpoint_path(path: &Path) -> Result<PathBuf, CheckpointError> {
     })
 }
 
+/// The checkpoint of a folder: `checkpoint` (an exported or shipped
+/// network's folder), else the highest step `NNNNNNNN` with both its
+/// `.json` and its `.bpk`.
+fn newest_in(folder: &Path) -> Result<PathBuf, CheckpointError> {
+    let named = folder.join("checkpoint");
+    if named.with_extension("json").is_file() {
+        return Ok(named);
+    }
+    let entries = std::fs::read_dir(folder).map_err(|error| CheckpointError::Io {
+        path: folder.to_path_buf(),
+        error,
+    })?;
+    let newest = entries
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter_map(|name| {
+            let stem = name.strip_suffix(".json")?;
+            (stem.len() == 8 && stem.bytes().all(|b| b.is_ascii_digit()))
+                .then(|| stem.parse::<u64>().ok())
+                .flatten()
+        })
+        .filter(|step| folder.join(format!("{step:08}.bpk")).is_file())
+        .max();
+    match newest {
+        Some(step) => Ok(folder.join(format!("{step:08}"))),
+        None => Err(CheckpointError::Io {
+            path: folder.to_path_buf(),
+            error: std::io::Error::new(
+                std::io::ErrorKind::NotFound,
+                "this folder holds no checkpoint (`checkpoint.json`, or `NNNNNNNN.json` with its \
+                 `.bpk`, as a run's checkpoints folder does)",
+            ),
+        }),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -67,5 +107,28 @@ mod tests {
         assert!(found.with_extension("bpk").is_file());
         let other = Path::new("runs/main/00000123");
         assert_eq!(checkpoint_path(other).unwrap(), other);
+    }
+
+    #[test]
+    fn a_folder_names_its_newest_checkpoint() {
+        let dir = std::env::temp_dir().join(format!("jungle-newest-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let empty = checkpoint_path(&dir).unwrap_err().to_string();
+        assert!(empty.contains("holds no checkpoint"), "{empty}");
+        for (name, bpk) in [("00000090", true), ("00000123", true), ("00000456", false)] {
+            std::fs::write(dir.join(format!("{name}.json")), "{}").unwrap();
+            if bpk {
+                std::fs::write(dir.join(format!("{name}.bpk")), "").unwrap();
+            }
+        }
+        std::fs::write(dir.join("state.json"), "{}").unwrap();
+        // 456 lacks its weights: 123 is the newest whole one.
+        assert_eq!(checkpoint_path(&dir).unwrap(), dir.join("00000123"));
+        // The shipped network's folder names its `checkpoint`.
+        let shipped = checkpoint_path(Path::new("default")).unwrap();
+        let folder = shipped.parent().unwrap();
+        assert_eq!(checkpoint_path(folder).unwrap(), shipped);
+        std::fs::remove_dir_all(dir).unwrap();
     }
 }
