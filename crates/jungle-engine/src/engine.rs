@@ -20,7 +20,7 @@
 
 use crate::clock::DEFAULT_MOVE_OVERHEAD_MS;
 use crate::protocol::{parse, Command, GoParams, Start};
-use crate::think::{go_alphabeta, go_player, go_search, Limits};
+use crate::think::{go_alphabeta, go_player, go_search, Limits, SearchShape};
 use jungle_mcts::{
     CacheCounters, Evaluator, HeuristicEvaluator, ParallelEvaluator, Search, SearchConfig,
     PLAY_SAFETY_MOVES,
@@ -74,6 +74,8 @@ const MAX_SAFETY: u32 = 8;
 /// million simulations; a `go infinite` or a huge `go nodes` stops growing
 /// the tree there.
 pub const DEFAULT_TREE_MIB: usize = 1024;
+/// Most root moves the `MultiPV` option reports.
+const MAX_MULTIPV: usize = 32;
 /// Most MiB the `TreeMemory` option takes.
 const MAX_TREE_MIB: usize = 1 << 20;
 /// Most threads the `Threads` option takes.
@@ -116,7 +118,7 @@ pub enum CommandError {
         expected: String,
     },
     /// No such option.
-    #[error("unknown option `{0}`; expected Player, Variant, Network, Simulations, Threads, Material, Qsearch, Safety, Depth, MoveOverhead or TreeMemory")]
+    #[error("unknown option `{0}`; expected Player, Variant, Network, Simulations, Threads, Material, Qsearch, Safety, Depth, MoveOverhead, TreeMemory or MultiPV")]
     UnknownOption(String),
     /// The position string is malformed.
     #[error(transparent)]
@@ -212,6 +214,8 @@ pub struct Engine {
     overhead_ms: u64,
     /// Bound of the search tree's memory, in MiB.
     tree_mib: usize,
+    /// Root moves a search reports (`MultiPV`).
+    multipv: usize,
     game: Game,
     /// Why the last `position` was refused, until one is accepted.
     position_error: Option<String>,
@@ -248,6 +252,7 @@ impl Engine {
             threads: 1,
             overhead_ms: DEFAULT_MOVE_OVERHEAD_MS,
             tree_mib: DEFAULT_TREE_MIB,
+            multipv: 1,
             game: Game::new(Rules::default()),
             position_error: None,
             search: None,
@@ -287,6 +292,7 @@ impl Engine {
             format!(
                 "option name TreeMemory type spin default {DEFAULT_TREE_MIB} min 1 max {MAX_TREE_MIB}"
             ),
+            format!("option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"),
             "jceiok".to_string(),
         ]
     }
@@ -439,6 +445,10 @@ impl Engine {
                 self.depth = whole("Depth", value, 1, 30)?;
                 Ok(format!("depth {}", self.depth))
             }
+            "multipv" => {
+                self.multipv = whole("MultiPV", value, 1, MAX_MULTIPV)?;
+                Ok(format!("multipv {}", self.multipv))
+            }
             "treememory" => {
                 self.tree_mib = whole("TreeMemory", value, 1, MAX_TREE_MIB)?;
                 Ok(format!("tree memory {} MiB", self.tree_mib))
@@ -540,6 +550,10 @@ impl Engine {
                 };
                 let (rules, seed) = (self.rules.clone(), self.seed);
                 let max_tree_bytes = self.tree_mib << 20;
+                let shape = SearchShape {
+                    max_tree_bytes,
+                    multipv: self.multipv,
+                };
                 // A kept tree past the bound (set lower since) starts afresh.
                 let mut tree = self
                     .search
@@ -548,7 +562,7 @@ impl Engine {
                     .unwrap_or_else(|| Search::new(rules, config, seed));
                 let game = self.game.clone();
                 let evaluator = self.evaluator(network.as_deref());
-                let best = go_search(&mut tree, &game, evaluator, &limits, max_tree_bytes, say);
+                let best = go_search(&mut tree, &game, evaluator, &limits, &shape, say);
                 self.search = Some(tree);
                 best
             }
@@ -817,6 +831,39 @@ mod tests {
         let mut e = Engine::new();
         let perft4 = run(&mut e, "perft 4");
         assert!(perft4[0].starts_with("perft 4 nodes 260099 "), "{perft4:?}");
+    }
+
+    #[test]
+    fn multipv_reports_the_most_visited_root_moves_each_with_its_line() {
+        let mut e = Engine::with_player("mcts:100").unwrap();
+        assert_eq!(
+            run(&mut e, "setoption name MultiPV value 3"),
+            ["info string multipv 3"]
+        );
+        let out = run(&mut e, "go nodes 600");
+        let n = out.len();
+        let last: Vec<&String> = out[n - 4..n - 1].iter().collect();
+        let mut firsts = Vec::new();
+        for (k, line) in last.iter().enumerate() {
+            assert!(
+                line.starts_with(&format!("info multipv {} depth ", k + 1)),
+                "{out:?}"
+            );
+            firsts.push(
+                line.split(" pv ")
+                    .nth(1)
+                    .unwrap()
+                    .split(' ')
+                    .next()
+                    .unwrap(),
+            );
+        }
+        assert_eq!(out[n - 1], format!("bestmove {}", firsts[0]), "{out:?}");
+        firsts.sort();
+        firsts.dedup();
+        assert_eq!(firsts.len(), 3, "three different moves: {out:?}");
+        let refused = run(&mut e, "setoption name MultiPV value 33");
+        assert!(refused[0].contains("from 1 to 32"), "{refused:?}");
     }
 
     #[test]

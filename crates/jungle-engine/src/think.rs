@@ -146,8 +146,20 @@ impl Limits {
     }
 }
 
+/// How a search of one `go` is shaped beyond its limits.
+#[derive(Clone, Copy, Debug)]
+pub struct SearchShape {
+    /// No chunk starts that could take the tree past this many bytes.
+    pub max_tree_bytes: usize,
+    /// Root moves reported, each in its own `info multipv K` line (1: the
+    /// plain `info` line).
+    pub multipv: usize,
+}
+
 /// One `info` line.
 pub struct Info<'a> {
+    /// With MultiPV, the line's rank (1 = the best).
+    pub multipv: Option<usize>,
     /// Alpha-beta's depth, or the length of the search's principal variation.
     pub depth: u32,
     /// Simulations or nodes so far.
@@ -171,8 +183,11 @@ impl Info<'_> {
         let ms = self.elapsed.as_millis();
         let nps = (self.nodes as f64 / self.elapsed.as_secs_f64().max(1e-3)).round() as u64;
         let [w, d, l] = Wdl::new(self.value, self.draw).permille();
+        let rank = self
+            .multipv
+            .map_or(String::new(), |k| format!(" multipv {k}"));
         format!(
-            "info depth {} nodes {} nps {nps} time {ms} score cp {} wdl {w} {d} {l} pv {}",
+            "info{rank} depth {} nodes {} nps {nps} time {ms} score cp {} wdl {w} {d} {l} pv {}",
             self.depth,
             self.nodes,
             (self.value * 1000.0).round() as i32,
@@ -202,9 +217,10 @@ pub fn go_search(
     game: &Game,
     evaluator: &mut dyn Evaluator,
     limits: &Limits,
-    max_tree_bytes: usize,
+    shape: &SearchShape,
     say: &mut dyn FnMut(String),
 ) -> Move {
+    let max_tree_bytes = shape.max_tree_bytes;
     let draw = draw_after(game, None, evaluator);
     let mut total: u64 = 0;
     let mut last_info: Option<Instant> = None;
@@ -250,15 +266,34 @@ pub fn go_search(
         let done = limits.aborted() || proven || full || (reached && !limits.infinite);
         if done || last_info.is_none_or(|at| at.elapsed() >= INFO_INTERVAL) {
             last_info = Some(Instant::now());
-            say(Info {
-                depth: result.pv.len() as u32,
-                nodes: total,
-                elapsed: limits.elapsed(),
-                value: result.value,
-                draw,
-                pv: &result.pv,
+            if shape.multipv > 1 {
+                // The most visited root moves, each with its own line.
+                let mut lines = tree.root_lines();
+                lines.sort_by_key(|l| std::cmp::Reverse(l.visits));
+                for (k, line) in lines.iter().take(shape.multipv).enumerate() {
+                    say(Info {
+                        multipv: Some(k + 1),
+                        depth: line.pv.len() as u32,
+                        nodes: total,
+                        elapsed: limits.elapsed(),
+                        value: line.value.unwrap_or(result.value),
+                        draw,
+                        pv: &line.pv,
+                    }
+                    .line());
+                }
+            } else {
+                say(Info {
+                    multipv: None,
+                    depth: result.pv.len() as u32,
+                    nodes: total,
+                    elapsed: limits.elapsed(),
+                    value: result.value,
+                    draw,
+                    pv: &result.pv,
+                }
+                .line());
             }
-            .line());
         }
         if done {
             limits.finish();
@@ -291,6 +326,7 @@ pub fn go_alphabeta(
         }
         let value = decision.value.unwrap_or(0.0);
         say(Info {
+            multipv: None,
             depth,
             nodes,
             elapsed: limits.elapsed(),
@@ -322,6 +358,7 @@ pub fn go_player(
 ) -> Move {
     let decision = player.choose(game);
     say(Info {
+        multipv: None,
         depth: decision.pv.len() as u32,
         nodes: 0,
         elapsed: limits.elapsed(),
