@@ -6,6 +6,22 @@ mod common;
 use common::{json, jungle, net_init, temp_dir, TINY_NET};
 
 #[test]
+fn the_engine_searches_with_its_network_on_the_cpu_device() {
+    let dir = temp_dir("device-engine");
+    let (net, _) = net_init(&dir, "net", TINY_NET, &[]);
+    let spec = format!("net:{}:8", net.display());
+    let (code, stdout, stderr) = common::jungle_with_input(
+        &["engine", "--device", "cpu", "--player", &spec],
+        b"go nodes 16\nisready\nquit\n",
+    );
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(
+        stdout.contains("bestmove ") && !stdout.contains("(none)"),
+        "{stdout}"
+    );
+}
+
+#[test]
 fn a_net_player_plays_on_the_cpu_device() {
     let dir = temp_dir("device-arena");
     let (net, _) = net_init(&dir, "net", TINY_NET, &[]);
@@ -67,6 +83,7 @@ fn a_gpu_backend_left_out_of_the_build_is_named_with_its_feature() {
         for args in [
             vec!["arena", "--a", "greedy", "--b", "random", "--games", "2"],
             vec!["bench", "net", "--seconds", "0.01", "--batches", "1"],
+            vec!["engine", "--player", "greedy"],
         ] {
             let mut args = args.clone();
             args.extend(["--device", device]);

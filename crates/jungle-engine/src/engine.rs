@@ -26,8 +26,8 @@ use jungle_mcts::{
     PLAY_SAFETY_MOVES,
 };
 use jungle_net::{
-    cpu_device, load_checkpoint, CheckpointError, InferenceNet, NoSurvivalHead, PolicyValueNet,
-    ValueTerms,
+    cpu_device, load_checkpoint, CheckpointError, Compute, InferenceNet, NoSurvivalHead,
+    PolicyValueNet, ValueTerms,
 };
 use jungle_play::line_reader::{read_lines, Peeked, MAX_COMMAND_LINE};
 use jungle_play::shipped::checkpoint_path;
@@ -227,6 +227,8 @@ pub struct Engine {
     /// What `evaluator`'s cache has answered.
     cache: Arc<CacheCounters>,
     seed: u64,
+    /// Where networks run (`--device`).
+    compute: Compute,
 }
 
 impl Default for Engine {
@@ -259,7 +261,17 @@ impl Engine {
             evaluator: None,
             cache: Arc::default(),
             seed: 0,
+            compute: Compute::cpu(),
         }
+    }
+
+    /// This engine with its networks on `compute`'s device (the CPU by
+    /// default); set before a player or a network.
+    pub fn on(mut self, compute: Compute) -> Engine {
+        self.compute = compute;
+        self.search = None;
+        self.evaluator = None;
+        self
     }
 
     /// An engine playing `spec` (any player spec, as `setoption name
@@ -268,6 +280,11 @@ impl Engine {
         let mut engine = Engine::new();
         engine.set_player(spec)?;
         Ok(engine)
+    }
+
+    /// Plays `spec` from now on (as `setoption name Player` does).
+    pub fn set_player_spec(&mut self, spec: &str) -> Result<(), CommandError> {
+        self.set_player(spec).map(|_| ())
     }
 
     /// The lines answering `jcei`.
@@ -371,7 +388,7 @@ impl Engine {
                     config: n.search.search.clone(),
                 }
             }
-            other => Brain::Other(other.load()?),
+            other => Brain::Other(other.load_on(&self.compute)?),
         };
         self.brain = brain;
         self.player = spec.to_string();
@@ -488,17 +505,14 @@ impl Engine {
                         qsearch_weight: self.qsearch,
                         cache: PLAYER_EVAL_CACHE,
                     };
+                    let net = InferenceNet::new(&n.net, &self.compute);
                     let built = if self.threads == 1 {
                         terms
-                            .evaluator(&n.net, Arc::clone(&self.cache))
+                            .evaluator_on(net, Arc::clone(&self.cache))
                             .map(|e| Box::new(e) as Box<dyn Evaluator + Send>)
                     } else {
                         terms
-                            .parallel_evaluator_on(
-                                InferenceNet::cpu(&n.net),
-                                Arc::clone(&self.cache),
-                                self.threads,
-                            )
+                            .parallel_evaluator_on(net, Arc::clone(&self.cache), self.threads)
                             .map(|e| Box::new(e) as Box<dyn Evaluator + Send>)
                     };
                     built.expect("Material, Qsearch and the network are checked when set")

@@ -1,5 +1,6 @@
 //! `jungle engine`: the JCEI engine on stdin/stdout.
 
+use super::shared::DeviceArgs;
 use anyhow::{Context, Result};
 use clap::Args;
 use jungle_engine::engine::{run_engine, Engine};
@@ -12,14 +13,17 @@ pub struct EngineArgs {
         jungle_play::player_forms!()
     ))]
     player: Option<String>,
+    /// Where the network runs.
+    #[command(flatten)]
+    device: DeviceArgs,
 }
 
 /// Runs `jungle engine` until `quit` or the end of input.
 pub fn run(args: &EngineArgs) -> Result<()> {
-    let engine = match &args.player {
-        Some(spec) => Engine::with_player(spec).context("--player")?,
-        None => Engine::new(),
-    };
+    let mut engine = Engine::new().on(args.device.open()?);
+    if let Some(spec) = &args.player {
+        engine.set_player_spec(spec).context("--player")?;
+    }
     let stdin = std::io::BufReader::new(std::io::stdin());
     run_engine(engine, stdin, std::io::stdout())?;
     Ok(())
