@@ -74,6 +74,26 @@ fn a_three_player_round_robin_rates_and_resumes() {
         stdout.contains("Elo: random = 0") && stdout.contains("player"),
         "{stdout}"
     );
+    // Every game is kept whole: its moves replay to its end and its plies.
+    let text = std::fs::read_to_string(dir.join("matches.jsonl")).unwrap();
+    for line in text.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        let mut game = jungle_rules::Game::new(jungle_rules::Rules::default());
+        let moves = v["moves"].as_str().unwrap();
+        for mv in moves.split_whitespace() {
+            game.play_text(mv)
+                .unwrap_or_else(|e| panic!("{line}: {mv}: {e}"));
+        }
+        assert_eq!(
+            game.moves().len() as u64,
+            v["plies"].as_u64().unwrap(),
+            "{line}"
+        );
+        assert!(
+            ["south", "north"].contains(&v["a_seat"].as_str().unwrap()),
+            "{line}"
+        );
+    }
     // Games of another kind are not merged into the folder's.
     for (flag, value, named) in [
         ("--seed", "1", "--seed (0 there, 1 here)"),

@@ -106,15 +106,7 @@ pub fn play_anchor_games(
         let mut cfg = ArenaConfig::new(rules.clone(), eval.anchor_games, ANCHOR_SEED);
         cfg.opening_plies = eval.opening_plies;
         let records = run_match(pa.as_ref(), pb.as_ref(), &cfg, &|_| bar.inc(1));
-        lines.extend(records.iter().map(|r| MatchLine {
-            generation: 0,
-            a: a.clone(),
-            b: b.clone(),
-            score_a: r.score_for_a(),
-            plies: r.plies,
-            reason: r.reason_name().to_string(),
-            variant: None,
-        }));
+        lines.extend(records.iter().map(|r| MatchLine::of_game(0, a, b, r, None)));
         let mut text = String::new();
         for line in &lines {
             text.push_str(&serde_json::to_string(line).expect("serialises"));

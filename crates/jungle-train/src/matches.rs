@@ -2,7 +2,9 @@
 //! append-only; Elo is always refitted from it.
 
 use crate::error::TrainError;
+use jungle_play::arena::MatchGame;
 use jungle_play::elo::RatedGame;
+use jungle_rules::Side;
 use serde::{Deserialize, Serialize};
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::Path;
@@ -27,9 +29,47 @@ pub struct MatchLine {
     /// in a run over a mixture; absent in a run of one rule set.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub variant: Option<String>,
+    /// A's seat, `south` or `north` (absent in lines written before it
+    /// was kept).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub a_seat: Option<String>,
+    /// Every move from the start, opening included, space separated: the
+    /// game can be replayed (absent in lines written before it was kept).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub moves: Option<String>,
 }
 
 impl MatchLine {
+    /// The line of `game` between `a` and `b`, played in `generation`
+    /// (0 outside a training run) under the rule set named `variant`
+    /// (`None` in a run of one rule set).
+    pub fn of_game(
+        generation: u32,
+        a: &str,
+        b: &str,
+        game: &MatchGame,
+        variant: Option<String>,
+    ) -> MatchLine {
+        let moves: Vec<String> = game.moves.iter().map(|m| m.to_string()).collect();
+        MatchLine {
+            generation,
+            a: a.to_string(),
+            b: b.to_string(),
+            score_a: game.score_for_a(),
+            plies: game.plies,
+            reason: game.reason_name().to_string(),
+            variant,
+            a_seat: Some(
+                match game.a_side {
+                    Side::South => "south",
+                    Side::North => "north",
+                }
+                .to_string(),
+            ),
+            moves: Some(moves.join(" ")),
+        }
+    }
+
     /// As an Elo fitting input.
     pub fn result(&self) -> RatedGame {
         RatedGame {
@@ -122,6 +162,8 @@ mod tests {
             plies: 40,
             reason: "den".into(),
             variant: None,
+            a_seat: None,
+            moves: None,
         };
         append_matches(&path, &[line.clone(), line.clone()]).unwrap();
         assert_eq!(

@@ -1189,15 +1189,7 @@ impl Run {
             }
             let lines: Vec<MatchLine> = records
                 .iter()
-                .map(|r| MatchLine {
-                    generation: gen,
-                    a: me.clone(),
-                    b: name.clone(),
-                    score_a: r.score_for_a(),
-                    plies: r.plies,
-                    reason: r.reason_name().to_string(),
-                    variant: tags[v].clone(),
-                })
+                .map(|r| MatchLine::of_game(gen, &me, name, r, tags[v].clone()))
                 .collect();
             append_matches(&self.paths.matches(), &lines)?;
         }

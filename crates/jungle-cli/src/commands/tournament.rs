@@ -248,15 +248,7 @@ pub fn run(args: &TournamentArgs) -> Result<()> {
 
 /// A game as `matches.jsonl` keeps it (generation 0: not a training run).
 fn line_of(a: &str, b: &str, g: &MatchGame) -> MatchLine {
-    MatchLine {
-        generation: 0,
-        a: a.to_string(),
-        b: b.to_string(),
-        score_a: g.score_for_a(),
-        plies: g.plies,
-        reason: g.reason_name().to_string(),
-        variant: None,
-    }
+    MatchLine::of_game(0, a, b, g, None)
 }
 
 /// The Elo table, the crosstable and the test's verdict.
