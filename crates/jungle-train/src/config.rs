@@ -835,6 +835,11 @@ mod tests {
             let e = set(sets).unwrap_err().to_string();
             assert!(e.contains("unknown key") && e.contains(key), "{e}");
         }
+        // A key of another section is named where it lives.
+        let e = set(&["train.draw_value=0.1"]).unwrap_err().to_string();
+        assert!(e.contains("`draw_value` is a key of [experimental]"), "{e}");
+        let e = set(&["run.cpuct=2"]).unwrap_err().to_string();
+        assert!(e.contains("`cpuct` is a key of [selfplay.search]"), "{e}");
         let e = TrainConfig::from_toml("[net]\nfilterz = 8\n", "x.toml")
             .unwrap_err()
             .to_string();

@@ -32,12 +32,15 @@ pub enum LayerError {
         message: String,
     },
     /// A key that no layer below knows.
-    #[error("unknown key `{key}`; expected one of {known}")]
+    #[error("unknown key `{key}`; expected one of {known}{elsewhere}")]
     UnknownKey {
         /// The dotted path of the key.
         key: String,
         /// The keys known at that place, comma-separated.
         known: String,
+        /// Where a key of that name lives instead (` (it is a key of
+        /// [train])`), or nothing.
+        elsewhere: String,
     },
 }
 
@@ -189,14 +192,16 @@ fn changes_below(
 /// The first key of `given` (depth first, in order) that `known` lacks:
 /// tables are compared key by key, other values not looked into.
 pub fn unknown_key(given: &Table, known: &Table) -> Option<LayerError> {
-    unknown_below(given, known, "")
+    unknown_below(given, known, known, "")
 }
 
-fn unknown_below(given: &Table, known: &Table, prefix: &str) -> Option<LayerError> {
+fn unknown_below(given: &Table, known: &Table, root: &Table, prefix: &str) -> Option<LayerError> {
     for (key, value) in given {
         let path = format!("{prefix}{key}");
         match (known.get(key), value) {
             (None, _) => {
+                let elsewhere = section_of(root, key, "")
+                    .map_or(String::new(), |s| format!(" (`{key}` is a key of [{s}])"));
                 return Some(LayerError::UnknownKey {
                     key: path,
                     known: known
@@ -204,14 +209,32 @@ fn unknown_below(given: &Table, known: &Table, prefix: &str) -> Option<LayerErro
                         .map(String::as_str)
                         .collect::<Vec<_>>()
                         .join(", "),
-                })
+                    elsewhere,
+                });
             }
             (Some(Value::Table(k)), Value::Table(g)) => {
-                if let Some(e) = unknown_below(g, k, &format!("{path}.")) {
+                if let Some(e) = unknown_below(g, k, root, &format!("{path}.")) {
                     return Some(e);
                 }
             }
             _ => {}
+        }
+    }
+    None
+}
+
+/// The section (dotted) of `table` that holds a plain key named `key`, the
+/// first in key order; `None` if none does.
+fn section_of(table: &Table, key: &str, prefix: &str) -> Option<String> {
+    for (name, value) in table {
+        if let Value::Table(inner) = value {
+            let path = format!("{prefix}{name}");
+            if inner.get(key).is_some_and(|v| !v.is_table()) {
+                return Some(path);
+            }
+            if let Some(found) = section_of(inner, key, &format!("{path}.")) {
+                return Some(found);
+            }
         }
     }
     None
