@@ -297,3 +297,64 @@ fn a_folder_of_checkpoints_plays_its_newest() {
     assert!(!ok && stderr.contains("holds no checkpoint"), "{stderr}");
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+#[test]
+fn an_openings_file_gives_each_pair_its_opening_and_a_bad_line_is_named() {
+    let dir = common::temp_dir("arena-openings");
+    let file = dir.join("openings.txt");
+    std::fs::write(&file, "# two openings\na3a4 g7g6\n\ng3g4   # and another\n").unwrap();
+    let record = dir.join("games.jsonl");
+    let (ok, _, stderr) = common::jungle(&[
+        "arena",
+        "--a",
+        "greedy",
+        "--b",
+        "random",
+        "--games",
+        "6",
+        "--openings",
+        file.to_str().unwrap(),
+        "--record",
+        record.to_str().unwrap(),
+    ]);
+    assert!(ok, "{stderr}");
+    let text = std::fs::read_to_string(&record).unwrap();
+    let starts: Vec<String> = text
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<serde_json::Value>(l).unwrap()["moves"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    // Pairs 0, 1, 2 play openings 1, 2, then 1 again.
+    for (game, opening) in [
+        (0, "a3a4 g7g6 "),
+        (1, "a3a4 g7g6 "),
+        (2, "g3g4 "),
+        (3, "g3g4 "),
+        (4, "a3a4 g7g6 "),
+    ] {
+        assert!(
+            starts[game].starts_with(opening),
+            "game {game}: {}",
+            starts[game]
+        );
+    }
+    std::fs::write(&file, "a3a4\na3a4 a3a5\n").unwrap();
+    let (ok, _, stderr) = common::jungle(&[
+        "arena",
+        "--a",
+        "greedy",
+        "--b",
+        "random",
+        "--openings",
+        file.to_str().unwrap(),
+    ]);
+    assert!(
+        !ok && stderr.contains("line 2") && stderr.contains("a3a5"),
+        "{stderr}"
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}

@@ -95,10 +95,16 @@ fn a_three_player_round_robin_rates_and_resumes() {
         );
     }
     // Games of another kind are not merged into the folder's.
+    let openings = dir
+        .parent()
+        .unwrap()
+        .join(format!("openings-{}.txt", std::process::id()));
+    std::fs::write(&openings, "a3a4 g7g6\n").unwrap();
     for (flag, value, named) in [
         ("--seed", "1", "--seed (0 there, 1 here)"),
         ("--variant", "elephant-rat", "--variant"),
         ("--opening-plies", "2", "--opening-plies (4 there, 2 here)"),
+        ("--openings", openings.to_str().unwrap(), "--openings"),
     ] {
         let mut other = args("6");
         other.extend([flag, value]);
@@ -106,6 +112,7 @@ fn a_three_player_round_robin_rates_and_resumes() {
         assert!(!ok && stderr.contains(named), "{flag}: {stderr}");
     }
     assert_eq!(lines(&dir), 18);
+    std::fs::remove_file(openings).unwrap();
     std::fs::remove_dir_all(dir).unwrap();
 }
 

@@ -10,6 +10,7 @@ use jungle_rules::{EndReason, Game, Move, Outcome, Rules, Side};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 use std::time::Instant;
 
 /// Settings of a match.
@@ -31,6 +32,10 @@ pub struct ArenaConfig {
     /// A game still running after this many plies is stopped and scored as
     /// a draw (only reachable when the draw rules are switched off).
     pub max_plies: u32,
+    /// Openings to play instead of random ones ([`crate::opening::read_openings`]):
+    /// pair `p` plays opening `p` (in turn, from the first again when they
+    /// run out), with seats swapped.
+    pub openings: Option<Arc<Vec<Vec<Move>>>>,
 }
 
 impl ArenaConfig {
@@ -43,6 +48,7 @@ impl ArenaConfig {
             rules,
             first_game: 0,
             max_plies: 2000,
+            openings: None,
         }
     }
 }
@@ -214,11 +220,20 @@ pub fn play_match_game(
     } else {
         Side::North
     };
-    let start = random_opening(
-        &cfg.rules,
-        cfg.opening_plies,
-        derive_seed(cfg.seed, pair as u64, 0),
-    );
+    let start = match &cfg.openings {
+        Some(openings) if !openings.is_empty() => {
+            let mut game = Game::new(cfg.rules.clone());
+            for &mv in &openings[pair as usize % openings.len()] {
+                game.play(mv).expect("openings are checked when read");
+            }
+            game
+        }
+        _ => random_opening(
+            &cfg.rules,
+            cfg.opening_plies,
+            derive_seed(cfg.seed, pair as u64, 0),
+        ),
+    };
     let mut pa = a.build(&cfg.rules, derive_seed(cfg.seed, index as u64, 1));
     let mut pb = b.build(&cfg.rules, derive_seed(cfg.seed, index as u64, 2));
     let (game, result, times) = match a_side {

@@ -48,7 +48,7 @@ pub fn run(args: &ArenaArgs) -> Result<()> {
         &args.games_args.variant,
         &rules,
     );
-    let cfg = args.games_args.arena_config(rules, args.games);
+    let cfg = args.games_args.arena_config(rules, args.games)?;
 
     let bar = ProgressBar::new(args.games as u64);
     if args.json {

@@ -5,8 +5,10 @@ use anyhow::{Context, Result};
 use clap::Args;
 use jungle_net::{Compute, DeviceChoice};
 use jungle_play::arena::ArenaConfig;
+use jungle_play::opening::read_openings;
 use jungle_play::PlayerFactory;
 use jungle_rules::{Position, Rules};
+use std::path::PathBuf;
 
 /// Loads `--variant` (a preset name or a toml path).
 pub fn load_rules(variant: &str) -> Result<Rules> {
@@ -66,6 +68,11 @@ pub struct MatchArgs {
     /// Random plies from the start before the players take over.
     #[arg(long, default_value_t = 4)]
     pub opening_plies: u32,
+    /// A file of openings to play instead of random ones: one a line, its
+    /// moves from the start (`a3a4 g7g6`), `#` comments; each pair of games
+    /// plays the next one with seats swapped.
+    #[arg(long, conflicts_with = "opening_plies")]
+    pub openings: Option<PathBuf>,
 }
 
 impl MatchArgs {
@@ -77,10 +84,16 @@ impl MatchArgs {
             .context("starting the worker threads")
     }
 
-    /// `games` games under `rules` with these openings and seed.
-    pub fn arena_config(&self, rules: Rules, games: u32) -> ArenaConfig {
+    /// `games` games under `rules` with these openings and seed (the
+    /// openings file, if any, read and checked under `rules`).
+    pub fn arena_config(&self, rules: Rules, games: u32) -> Result<ArenaConfig> {
+        let openings = match &self.openings {
+            Some(path) => Some(std::sync::Arc::new(read_openings(path, &rules)?)),
+            None => None,
+        };
         let mut cfg = ArenaConfig::new(rules, games, self.seed);
         cfg.opening_plies = self.opening_plies;
-        cfg
+        cfg.openings = openings;
+        Ok(cfg)
     }
 }

@@ -63,15 +63,31 @@ struct Conditions {
     seed: u64,
     /// Random plies before the players take over.
     opening_plies: u32,
+    /// The openings played instead, as their moves (absent with random
+    /// openings).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    openings: Option<Vec<String>>,
 }
 
 impl Conditions {
-    fn of(args: &MatchArgs, rules: &jungle_rules::Rules) -> Conditions {
-        Conditions {
+    fn of(args: &MatchArgs, rules: &jungle_rules::Rules) -> Result<Conditions> {
+        let openings = args.arena_config(rules.clone(), 0)?.openings.map(|o| {
+            o.iter()
+                .map(|moves| {
+                    moves
+                        .iter()
+                        .map(|m| m.to_string())
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                })
+                .collect()
+        });
+        Ok(Conditions {
             rules: rules.clone(),
             seed: args.seed,
             opening_plies: args.opening_plies,
-        }
+            openings,
+        })
     }
 
     /// Records these conditions in `folder`, or checks them against those
@@ -96,6 +112,9 @@ impl Conditions {
                     "--opening-plies ({} there, {} here)",
                     kept.opening_plies, self.opening_plies
                 ));
+            }
+            if kept.openings != self.openings {
+                differ.push("--openings (another set of openings)".to_string());
             }
             if !differ.is_empty() {
                 bail!(
@@ -166,7 +185,7 @@ pub fn run(args: &TournamentArgs) -> Result<()> {
     warn_untrained(&named, &args.games_args.variant, &rules);
     std::fs::create_dir_all(&args.out)
         .with_context(|| format!("creating {}", args.out.display()))?;
-    Conditions::of(&args.games_args, &rules).keep_in(&args.out)?;
+    Conditions::of(&args.games_args, &rules)?.keep_in(&args.out)?;
     let path = args.out.join("matches.jsonl");
     let (mut lines, _) = read_matches(&path)?;
 
@@ -207,7 +226,7 @@ pub fn run(args: &TournamentArgs) -> Result<()> {
             }
             let mut cfg = args
                 .games_args
-                .arena_config(rules.clone(), (done + batch).min(args.games));
+                .arena_config(rules.clone(), (done + batch).min(args.games))?;
             cfg.first_game = done;
             let written = Mutex::new((BTreeMap::<u32, MatchGame>::new(), done, None));
             let records = pool.install(|| {
