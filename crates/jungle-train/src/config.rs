@@ -248,7 +248,7 @@ fn lambda_one() -> f64 {
 /// The keys of `[experimental]`: switches that experiments tried and the
 /// default did not adopt (each page under `docs/experiments/` says what
 /// it measured), and where each is read.
-pub const EXPERIMENTAL: [(&str, &[&str]); 7] = [
+pub const EXPERIMENTAL: [(&str, &[&str]); 6] = [
     ("draw_value", &["selfplay", "search", "draw_value"]),
     (
         "win_in_two_check",
@@ -256,7 +256,6 @@ pub const EXPERIMENTAL: [(&str, &[&str]); 7] = [
     ),
     ("minimax_weight", &["selfplay", "search", "minimax_weight"]),
     ("value_search_weight", &["train", "value_search_weight"]),
-    ("value_td_lambda", &["train", "value_td_lambda"]),
     ("weight_average_decay", &["train", "weight_average_decay"]),
     ("exchange_planes", &["net", "exchange_planes"]),
 ];
@@ -715,21 +714,29 @@ mod tests {
         .unwrap_err()
         .to_string();
         assert!(e.contains("lr_drops") && e.contains("at = 1.5"), "{e}");
-        for key in ["value_search_weight", "value_td_lambda"] {
-            let e = TrainConfig::from_toml(
-                &format!("{TINY_CONFIG}\n[experimental]\n{key} = 1.5\n"),
-                "x.toml",
-            )
-            .unwrap_err()
-            .to_string();
-            assert!(e.contains(key) && e.contains("0 to 1"), "{e}");
-        }
-        let td = TrainConfig::from_toml(
+        let e = TrainConfig::from_toml(
+            &format!("{TINY_CONFIG}\n[experimental]\nvalue_search_weight = 1.5\n"),
+            "x.toml",
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("value_search_weight") && e.contains("0 to 1"), "{e}");
+        // TD(lambda) is the default's (0.9); a config from before it
+        // existed reads 1, the result alone.
+        let layered = |sets: &[&str]| {
+            let sets: Vec<String> = sets.iter().map(|s| s.to_string()).collect();
+            TrainConfig::layered(TINY_CONFIG, "tiny", &sets)
+        };
+        assert_eq!(layered(&[]).unwrap().train.value_td_lambda, 0.9);
+        let e = layered(&["train.value_td_lambda=1.5"]).unwrap_err().to_string();
+        assert!(e.contains("value_td_lambda") && e.contains("0 to 1"), "{e}");
+        let moved = TrainConfig::from_toml(
             &format!("{TINY_CONFIG}\n[experimental]\nvalue_td_lambda = 0.9\n"),
             "x.toml",
         )
-        .unwrap();
-        assert_eq!(td.train.value_td_lambda, 0.9);
+        .unwrap_err()
+        .to_string();
+        assert!(moved.contains("`value_td_lambda` is a key of [train]"), "{moved}");
         // A decay of 1 would never move the average.
         let e = TrainConfig::from_toml(
             &format!("{TINY_CONFIG}\n[experimental]\nweight_average_decay = 1\n"),
