@@ -720,7 +720,10 @@ mod tests {
         )
         .unwrap_err()
         .to_string();
-        assert!(e.contains("value_search_weight") && e.contains("0 to 1"), "{e}");
+        assert!(
+            e.contains("value_search_weight") && e.contains("0 to 1"),
+            "{e}"
+        );
         // TD(lambda) is the default's (0.9); a config from before it
         // existed reads 1, the result alone.
         let layered = |sets: &[&str]| {
@@ -728,7 +731,9 @@ mod tests {
             TrainConfig::layered(TINY_CONFIG, "tiny", &sets)
         };
         assert_eq!(layered(&[]).unwrap().train.value_td_lambda, 0.9);
-        let e = layered(&["train.value_td_lambda=1.5"]).unwrap_err().to_string();
+        let e = layered(&["train.value_td_lambda=1.5"])
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("value_td_lambda") && e.contains("0 to 1"), "{e}");
         let moved = TrainConfig::from_toml(
             &format!("{TINY_CONFIG}\n[experimental]\nvalue_td_lambda = 0.9\n"),
@@ -736,7 +741,10 @@ mod tests {
         )
         .unwrap_err()
         .to_string();
-        assert!(moved.contains("`value_td_lambda` is a key of [train]"), "{moved}");
+        assert!(
+            moved.contains("`value_td_lambda` is a key of [train]"),
+            "{moved}"
+        );
         // A decay of 1 would never move the average.
         let e = TrainConfig::from_toml(
             &format!("{TINY_CONFIG}\n[experimental]\nweight_average_decay = 1\n"),
