@@ -10,7 +10,7 @@
 
 use crate::config::TrainConfig;
 use crate::error::TrainError;
-use crate::generations::generation_folder;
+use crate::generations::{generation_folder, generation_key};
 use crate::run::{RunPaths, RunState};
 use jungle_store::{Lease, Store};
 use serde::{Deserialize, Serialize};
@@ -220,7 +220,7 @@ impl Publisher {
         let checkpoints = format!("checkpoints/{name}");
         for generation in self.published + 1..=state.generation {
             let folder = generation_folder(&paths.shards, generation);
-            let prefix = format!("data/{name}/shards/gen-{generation:06}");
+            let prefix = generation_key(name, generation);
             for file in files_in(&folder)? {
                 self.upload_once(&folder, &prefix, &file)?;
             }

@@ -8,7 +8,7 @@
 //! (or taken from workers) again.
 
 use crate::error::TrainError;
-use crate::generations::{generation_folder, partial_folder, publish_generation};
+use crate::generations::{generation_folder, generation_key, partial_folder, publish_generation};
 use crate::matches::read_matches;
 use crate::publish::read_latest;
 use crate::run::{player_name, RunPaths, RunState};
@@ -94,7 +94,7 @@ pub fn restore_run(store: &Store, root: &Path, name: &str) -> Result<Option<Rest
         if !folder.exists() {
             let partial = partial_folder(&paths.shards, generation);
             std::fs::create_dir_all(&partial).map_err(TrainError::io(&partial))?;
-            let prefix = format!("data/{name}/shards/gen-{generation:06}");
+            let prefix = generation_key(name, generation);
             for listed in store.list(&prefix)? {
                 let file = listed
                     .key
