@@ -7,7 +7,7 @@ use super::untrained::warn_untrained;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use jungle_play::arena::{run_match, MatchGame};
+use jungle_play::arena::{run_match, ArenaConfig, MatchGame};
 use jungle_play::elo::{fit_elo, RatedGame};
 use jungle_play::sprt::{Sprt, SprtVerdict};
 use jungle_play::stats::Z95;
@@ -70,8 +70,8 @@ struct Conditions {
 }
 
 impl Conditions {
-    fn of(args: &MatchArgs, rules: &jungle_rules::Rules) -> Result<Conditions> {
-        let openings = args.arena_config(rules.clone(), 0)?.openings.map(|o| {
+    fn of(cfg: &ArenaConfig) -> Conditions {
+        let openings = cfg.openings.as_ref().map(|o| {
             o.iter()
                 .map(|moves| {
                     moves
@@ -82,12 +82,12 @@ impl Conditions {
                 })
                 .collect()
         });
-        Ok(Conditions {
-            rules: rules.clone(),
-            seed: args.seed,
-            opening_plies: args.opening_plies,
+        Conditions {
+            rules: cfg.rules.clone(),
+            seed: cfg.seed,
+            opening_plies: cfg.opening_plies,
             openings,
-        })
+        }
     }
 
     /// Records these conditions in `folder`, or checks them against those
@@ -185,7 +185,9 @@ pub fn run(args: &TournamentArgs) -> Result<()> {
     warn_untrained(&named, &args.games_args.variant, &rules);
     std::fs::create_dir_all(&args.out)
         .with_context(|| format!("creating {}", args.out.display()))?;
-    Conditions::of(&args.games_args, &rules)?.keep_in(&args.out)?;
+    // The match's settings, the openings file read once.
+    let template = args.games_args.arena_config(rules.clone(), args.games)?;
+    Conditions::of(&template).keep_in(&args.out)?;
     let path = args.out.join("matches.jsonl");
     let (mut lines, _) = read_matches(&path)?;
 
@@ -224,9 +226,8 @@ pub fn run(args: &TournamentArgs) -> Result<()> {
                     break;
                 }
             }
-            let mut cfg = args
-                .games_args
-                .arena_config(rules.clone(), (done + batch).min(args.games))?;
+            let mut cfg = template.clone();
+            cfg.games = (done + batch).min(args.games);
             cfg.first_game = done;
             let written = Mutex::new((BTreeMap::<u32, MatchGame>::new(), done, None));
             let records = pool.install(|| {
