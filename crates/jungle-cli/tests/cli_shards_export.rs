@@ -196,6 +196,11 @@ fn bad_export_requests_are_clear_errors_and_leave_no_file() {
     let (ok, _, stderr) = run_export(&dir, &out, &[]);
     assert!(!ok && stderr.contains("no shard-*.bin"), "{stderr}");
     let shards = shards(&dir);
+    let (ok, _, stderr) = run_export(&shards, &out, &["--checkpoint", "/no/such/net"]);
+    assert!(
+        !ok && stderr.contains("--checkpoint /no/such/net"),
+        "{stderr}"
+    );
     let (ok, _, stderr) = run_export(&shards, &out, &["--encoding", "9"]);
     assert!(
         !ok && stderr.contains("--encoding 9") && stderr.contains("1, 2, 3"),

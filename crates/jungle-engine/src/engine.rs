@@ -878,6 +878,11 @@ mod tests {
         assert_eq!(firsts.len(), 3, "three different moves: {out:?}");
         let refused = run(&mut e, "setoption name MultiPV value 33");
         assert!(refused[0].contains("from 1 to 32"), "{refused:?}");
+        let refused = run(&mut e, "setoption name TreeMemory value 0");
+        assert!(
+            refused[0].contains("TreeMemory") && refused[0].contains("from 1 to"),
+            "{refused:?}"
+        );
     }
 
     #[test]
