@@ -57,7 +57,22 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let result = match cli.command {
+    // A `JUNGLE_KERNELS` this processor cannot run is refused before any work.
+    let result = jungle_net::KernelPath::from_env()
+        .map_err(anyhow::Error::from)
+        .and_then(|_| dispatch(cli.command));
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("error: {}", describe(&err));
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Runs one command.
+fn dispatch(command: Command) -> anyhow::Result<()> {
+    match command {
         Command::Train(args) => commands::train::run(&args),
         Command::Elo(args) => commands::train::run_elo(&args),
         Command::Worker(args) => commands::worker::run(&args),
@@ -77,13 +92,6 @@ fn main() -> ExitCode {
         Command::Probe(args) => commands::probe::run(&args),
         Command::Suite(args) => commands::suite::run(&args),
         Command::Ladder(args) => commands::ladder::run(&args),
-    };
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(err) => {
-            eprintln!("error: {}", describe(&err));
-            ExitCode::FAILURE
-        }
     }
 }
 

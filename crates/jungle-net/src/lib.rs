@@ -27,6 +27,7 @@ pub mod tensors;
 mod value_terms;
 
 pub use architecture::{NetConfig, SURVIVAL_NEAR_PLIES, SURVIVAL_OUTPUTS};
+pub use backend::kernel_path::{KernelPath, KernelPathError, KERNELS_VAR};
 pub use backend::reference::{NetOutput, PolicyValueNet, ResBlock};
 pub use checkpoint::{
     load_checkpoint, parse_meta, read_meta, rules_name, save_checkpoint, Checkpoint,

@@ -8,7 +8,7 @@ use jungle_net::backend::inference::FastNet;
 use jungle_net::backend::large_product;
 use jungle_net::backend::served::forward_on_device;
 use jungle_net::encoding::{Encoding, POLICY_SLOTS};
-use jungle_net::{cpu_device, NetConfig, SURVIVAL_OUTPUTS};
+use jungle_net::{cpu_device, KernelPath, NetConfig, SURVIVAL_OUTPUTS};
 use jungle_play::opening::random_opening;
 use jungle_rules::{Position, Rules};
 use jungle_train::decay::WeightDecay;
@@ -79,6 +79,9 @@ struct Infer {
 struct Report {
     /// Where burn's passes ran.
     device: String,
+    /// The hand-written kernels the fast path and the training pass ran
+    /// (`plain`, `avx2`, `avx512`; `JUNGLE_KERNELS` forces one).
+    kernels: &'static str,
     blocks: usize,
     filters: usize,
     planes: usize,
@@ -246,6 +249,7 @@ pub fn run(args: &BenchNetArgs, json: bool) -> Result<()> {
     });
     let report = Report {
         device: compute.to_string(),
+        kernels: KernelPath::active().name(),
         blocks: args.blocks,
         filters: args.filters,
         planes: encoding.planes(),
@@ -264,12 +268,13 @@ pub fn run(args: &BenchNetArgs, json: bool) -> Result<()> {
         return Ok(());
     }
     println!(
-        "network {} blocks x {} filters, {} input planes, {:.1} MFLOP/position; fast path {} thread(s), burn on {} ({} CPU threads)",
+        "network {} blocks x {} filters, {} input planes, {:.1} MFLOP/position; fast path {} thread(s) on {} kernels, burn on {} ({} CPU threads)",
         report.blocks,
         report.filters,
         report.planes,
         report.flops_per_position / 1e6,
         report.fast_threads,
+        report.kernels,
         report.device,
         report.threads
     );

@@ -133,19 +133,6 @@ pub fn large_product(size: usize) -> impl FnMut() {
     }
 }
 
-/// Whether the processor has AVX2 and FMA, which the hand-written kernels
-/// (`small_gemm`, `winograd`'s transforms) need; they fall back otherwise.
-pub(crate) fn has_avx2_fma() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma")
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
-    }
-}
-
 /// Positions per GEMM pass. Measured on a 2-core AVX-512 machine (6x64 net,
 /// one thread): chunks of 8, 16 and 32 run within 2% of each other (16
 /// best); one pass over 128 or 256 positions was 20-40% slower.

@@ -15,13 +15,16 @@
 //!   backend) behind one server thread that gathers every search thread's
 //!   batch into one forward pass;
 //! - `kernels`: what the two plain-buffer backends share (GEMM, im2col,
-//!   layouts, ReLU, pooling).
+//!   layouts, ReLU, pooling);
+//! - [`kernel_path`]: which hand-written kernels run (AVX-512, AVX2 or
+//!   plain), picked once per process, `JUNGLE_KERNELS` to force one.
 //!
 //! `every_backend_matches_the_reference_for_each_switch` (in
 //! `crates/jungle-train/src/step.rs`, where the losses are) compares every backend with the
 //! reference for each architecture switch.
 
 pub mod inference;
+pub mod kernel_path;
 pub(crate) mod kernels;
 pub use kernels::large_product;
 pub mod reference;
