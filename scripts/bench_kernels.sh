@@ -11,11 +11,11 @@
 #         binary or path, network and thread count), onnxruntime.jsonl,
 #         selfplay.jsonl, and prints the table docs/performance.md keeps.
 #         Takes about 15 minutes on 2 cores with an old binary and a
-#         60-second self-play (SELFPLAY_SECONDS, default 60; 0 skips it).
+#         45-second self-play (SELFPLAY_SECONDS, default 45; 0 skips it).
 set -euo pipefail
 out=${1:?usage: scripts/bench_kernels.sh OUT_DIR [OLD_BINARY] [SELFPLAY_SECONDS]}
 old=${2:-}
-selfplay_seconds=${3:-60}
+selfplay_seconds=${3:-45}
 here=$(cd "$(dirname "$0")/.." && pwd)
 jungle="$here/target/release/jungle"
 [ -x "$jungle" ] || { echo "no $jungle: run cargo build --release first" >&2; exit 1; }
@@ -29,7 +29,7 @@ mkdir -p "$out"
 # The kernel paths this processor runs: `jungle` refuses the others.
 paths=()
 for p in plain avx2 avx512; do
-    if JUNGLE_KERNELS=$p "$jungle" bench net --blocks 1 --filters 8 --batches 1 \
+    if JUNGLE_KERNELS=$p "$jungle" bench net --blocks 1 --filters 8 --batches 1 --no-burn \
         --seconds 0.01 --train-batch 2 --json > /dev/null 2>&1; then paths+=("$p"); fi
 done
 echo "kernel paths here: ${paths[*]}"
@@ -45,26 +45,32 @@ tactical_planes = false
 survival_head = false")
 
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+# `bench selfplay --json` prints its object over several lines: one line each.
+compact="$tmp/compact"
+printf '#!/usr/bin/env python3\nimport json, sys\nprint(json.dumps(json.load(sys.stdin)))\n' > "$compact"
+chmod +x "$compact"
 for spec in "${nets[@]}"; do
     IFS='|' read -r name flags config <<< "$spec"
     printf '%s\n' "$config" > "$tmp/$name.toml"
     "$jungle" net init --config "$tmp/$name.toml" --out "$tmp/$name" > /dev/null
     "$jungle" net onnx --checkpoint "$tmp/$name" --out "$tmp/$name.onnx" > /dev/null
     for threads in 1 2; do
-        # Alternating binaries and paths, twice, so that the machine's drift
-        # falls on all of them alike.
+        if [ -n "$old" ]; then
+            # The old binary once (it has no --no-burn, so it also times
+            # burn's passes, at about five times the cost).
+            echo "== $name, $threads thread(s), old"
+            # shellcheck disable=SC2086
+            line=$("$old" bench net $flags --batches 1,32,256 --threads "$threads" --seconds 1 --json)
+            echo "{\"net\":\"$name\",\"run\":\"old\",\"round\":1,\"threads\":$threads,\"bench\":$line}" >> "$out/net.jsonl"
+        fi
+        # The paths and onnxruntime alternating, twice, so that the
+        # machine's drift falls on all of them alike.
         for round in 1 2; do
-            runs=()
-            [ -z "$old" ] || runs+=("old")
-            runs+=("${paths[@]}")
-            for run in "${runs[@]}"; do
+            for run in "${paths[@]}"; do
                 echo "== $name, $threads thread(s), $run, round $round"
                 # shellcheck disable=SC2086
-                if [ "$run" = old ]; then
-                    line=$("$old" bench net $flags --batches 1,32,256 --threads "$threads" --seconds 1 --json)
-                else
-                    line=$(JUNGLE_KERNELS=$run "$jungle" bench net $flags --batches 1,32,256 --threads "$threads" --seconds 1 --json)
-                fi
+                line=$(JUNGLE_KERNELS=$run "$jungle" bench net $flags --no-burn --batches 1,32,256 \
+                    --threads "$threads" --seconds 1 --json)
                 echo "{\"net\":\"$name\",\"run\":\"$run\",\"round\":$round,\"threads\":$threads,\"bench\":$line}" >> "$out/net.jsonl"
             done
             echo "== $name, $threads thread(s), onnxruntime, round $round"
@@ -82,9 +88,9 @@ if [ "$selfplay_seconds" != 0 ]; then
     for run in "${runs[@]}"; do
         echo "== self-play, $run"
         if [ "$run" = old ]; then
-            line=$("$old" bench selfplay --seconds "$selfplay_seconds" --json)
+            line=$("$old" bench selfplay --seconds "$selfplay_seconds" --json | "$compact")
         else
-            line=$(JUNGLE_KERNELS=$run "$jungle" bench selfplay --seconds "$selfplay_seconds" --json)
+            line=$(JUNGLE_KERNELS=$run "$jungle" bench selfplay --seconds "$selfplay_seconds" --json | "$compact")
         fi
         echo "{\"run\":\"$run\",\"bench\":$line}" >> "$out/selfplay.jsonl"
     done

@@ -51,6 +51,11 @@ pub struct BenchNetArgs {
     /// are their sum.
     #[arg(long, default_value_t = 1)]
     threads: usize,
+    /// Time only this workspace's own passes (the fast inference path and
+    /// the training step), not burn's forward pass and autodiff step beside
+    /// them: a CPU comparison of kernels in a fifth of the time.
+    #[arg(long)]
+    no_burn: bool,
     /// Where burn's passes run (the inference column and training); the
     /// fast path's column is always the CPU's.
     #[command(flatten)]
@@ -68,11 +73,11 @@ struct Infer {
     /// `gflops` over the measured peak.
     share_of_peak: f64,
     /// burn's own forward pass on `--device` (flex on the CPU), its
-    /// outputs read back.
-    burn_pos_per_s: f64,
+    /// outputs read back (none with `--no-burn`).
+    burn_pos_per_s: Option<f64>,
     /// Milliseconds per pass of that: what a search thread waits for a
     /// batch of this size.
-    burn_ms_per_pass: f64,
+    burn_ms_per_pass: Option<f64>,
 }
 
 #[derive(Serialize)]
@@ -102,8 +107,9 @@ struct Report {
     /// forward and backward passes on plain buffers, on a GPU burn's
     /// autodiff there; burn's Adam.
     train_samples_per_s: f64,
-    /// The same step through burn's autodiff on `--device`, for comparison.
-    train_autodiff_samples_per_s: f64,
+    /// The same step through burn's autodiff on `--device`, for comparison
+    /// (none with `--no-burn`).
+    train_autodiff_samples_per_s: Option<f64>,
 }
 
 /// Encoded start positions (the content does not change the network's cost).
@@ -217,8 +223,11 @@ pub fn run(args: &BenchNetArgs, json: bool) -> Result<()> {
     for &batch in &args.batches {
         anyhow::ensure!(batch > 0, "--batches: a batch size must be at least 1");
         let data = encoded(encoding, batch);
-        let burn_calls = rate(args.seconds, || {
-            let _ = forward_on_device(&on_device, compute.device(), encoding, data.clone(), batch);
+        let burn_calls = (!args.no_burn).then(|| {
+            rate(args.seconds, || {
+                let _ =
+                    forward_on_device(&on_device, compute.device(), encoding, data.clone(), batch);
+            })
         });
         let fast_calls = rate_on_threads(args.seconds, args.threads, || {
             || {
@@ -231,8 +240,8 @@ pub fn run(args: &BenchNetArgs, json: bool) -> Result<()> {
             pos_per_s,
             gflops: pos_per_s * flops / 1e9,
             share_of_peak: pos_per_s * flops / 1e9 / peak,
-            burn_pos_per_s: burn_calls * batch as f64,
-            burn_ms_per_pass: 1e3 / burn_calls,
+            burn_pos_per_s: burn_calls.map(|calls| calls * batch as f64),
+            burn_ms_per_pass: burn_calls.map(|calls| 1e3 / calls),
         });
     }
 
@@ -243,9 +252,11 @@ pub fn run(args: &BenchNetArgs, json: bool) -> Result<()> {
     let fast_steps = rate(args.seconds, || {
         trainer.step(&batch);
     });
-    let mut trainer = Trainer::new(&config, &train_device, 1e-3, WeightDecay::l2(1e-4));
-    let autodiff_steps = rate(args.seconds, || {
-        trainer.step_autodiff(&batch);
+    let autodiff_steps = (!args.no_burn).then(|| {
+        let mut trainer = Trainer::new(&config, &train_device, 1e-3, WeightDecay::l2(1e-4));
+        rate(args.seconds, || {
+            trainer.step_autodiff(&batch);
+        })
     });
     let report = Report {
         device: compute.to_string(),
@@ -261,7 +272,7 @@ pub fn run(args: &BenchNetArgs, json: bool) -> Result<()> {
         infer,
         train_batch: n,
         train_samples_per_s: fast_steps * n as f64,
-        train_autodiff_samples_per_s: autodiff_steps * n as f64,
+        train_autodiff_samples_per_s: autodiff_steps.map(|steps| steps * n as f64),
     };
     if json {
         println!("{}", serde_json::to_string(&report)?);
@@ -290,23 +301,26 @@ pub fn run(args: &BenchNetArgs, json: bool) -> Result<()> {
         "{:>8} {:>20} {:>10} {:>8} {:>20} {:>12}",
         "batch", "positions/s (fast)", "GFLOP/s", "of peak", "positions/s (burn)", "ms/pass"
     );
+    let or_dash = |x: Option<f64>, decimals: usize| {
+        x.map_or_else(|| "-".to_string(), |x| format!("{x:.decimals$}"))
+    };
     for row in &report.infer {
         println!(
-            "{:>8} {:>20.0} {:>10.1} {:>7.0}% {:>20.0} {:>12.2}",
+            "{:>8} {:>20.0} {:>10.1} {:>7.0}% {:>20} {:>12}",
             row.batch,
             row.pos_per_s,
             row.gflops,
             100.0 * row.share_of_peak,
-            row.burn_pos_per_s,
-            row.burn_ms_per_pass
+            or_dash(row.burn_pos_per_s, 0),
+            or_dash(row.burn_ms_per_pass, 2)
         );
     }
     println!(
-        "training at batch {} on {}: {:.0} samples/s ({:.0} through burn's autodiff)",
+        "training at batch {} on {}: {:.0} samples/s ({} through burn's autodiff)",
         report.train_batch,
         report.device,
         report.train_samples_per_s,
-        report.train_autodiff_samples_per_s
+        or_dash(report.train_autodiff_samples_per_s, 0)
     );
     Ok(())
 }

@@ -1,10 +1,13 @@
-//! 3x3 convolutions by Winograd's minimal filtering, F(4x4, 3x3) (Lavin &
-//! Gray, "Fast Algorithms for Convolutional Neural Networks", 2015; the
-//! transform lc0 and KataGo use on CPUs): the 7x9 board is covered by six
-//! 4x4 output tiles, each read from a 6x6 input tile, and the convolution
-//! becomes 36 independent products `[tiles, cin] x [cin, cout]`, one per
-//! transform point. That is 6 * 36 = 216 multiplications per channel pair
-//! and position instead of 63 * 9 = 567 for the direct (im2col) product.
+//! 3x3 convolutions by Winograd's minimal filtering (Lavin & Gray, "Fast
+//! Algorithms for Convolutional Neural Networks", 2015; the transform lc0
+//! and KataGo use on CPUs), with tiles cut to the 7x9 board: F(4, 3) along
+//! the files (two tiles of 4 cover the 7 files) and F(3, 3) along the ranks
+//! (three tiles of 3 cover the 9 ranks exactly). Six output tiles of 4 x 3
+//! squares, each read from a 6 x 5 input tile, make the convolution 30
+//! independent products `[tiles, cin] x [cin, cout]`, one per transform
+//! point: 6 * 30 = 180 multiplications per channel pair and position,
+//! against 216 for square F(4x4, 3x3) tiles (which cover 8 x 12 squares for
+//! the board's 63) and 63 * 9 = 567 for the direct (im2col) product.
 //!
 //! Activations are `[batch * 63, channels]`, one row per square, as in
 //! [`super::inference`]. The transforms run on vectors of 16 or 8 channels
@@ -16,20 +19,23 @@ use super::small_gemm::{product, Shape};
 use crate::encoding::SQUARES;
 use jungle_rules::{FILES, RANKS};
 
-/// Output squares per tile side.
-const OUT: usize = 4;
-/// Input squares per tile side (`OUT + 3 - 1`).
-const IN: usize = 6;
-/// Transform points per tile (`IN * IN`): one product each.
-const POINTS: usize = IN * IN;
+/// Output squares per tile along the files (F(4, 3)) and the ranks (F(3, 3)).
+const OUT_X: usize = 4;
+const OUT_Y: usize = 3;
+/// Input squares per tile along each (`OUT + 3 - 1`).
+const IN_X: usize = 6;
+const IN_Y: usize = 5;
+/// Transform points per tile (`IN_Y * IN_X`, rank-major): one product each.
+const POINTS: usize = IN_Y * IN_X;
 /// Tiles across the board's files and ranks.
-const TILES_X: usize = (FILES as usize).div_ceil(OUT);
-const TILES_Y: usize = (RANKS as usize).div_ceil(OUT);
+const TILES_X: usize = (FILES as usize).div_ceil(OUT_X);
+const TILES_Y: usize = (RANKS as usize).div_ceil(OUT_Y);
 /// Tiles per position.
 pub(crate) const TILES: usize = TILES_X * TILES_Y;
 
-/// `G` of F(4x4, 3x3): the kernel transform (6 x 3).
-const G: [[f32; 3]; IN] = [
+/// `G` of F(4, 3) (interpolation points 0, 1, -1, 2, -2 and infinity): the
+/// kernel transform along the files (6 x 3).
+const G_X: [[f32; 3]; IN_X] = [
     [1.0 / 4.0, 0.0, 0.0],
     [-1.0 / 6.0, -1.0 / 6.0, -1.0 / 6.0],
     [-1.0 / 6.0, 1.0 / 6.0, -1.0 / 6.0],
@@ -38,8 +44,18 @@ const G: [[f32; 3]; IN] = [
     [0.0, 0.0, 1.0],
 ];
 
+/// `G` of F(3, 3) (points 0, 1, -1, 2 and infinity): the kernel transform
+/// along the ranks (5 x 3).
+const G_Y: [[f32; 3]; IN_Y] = [
+    [1.0 / 2.0, 0.0, 0.0],
+    [-1.0 / 2.0, -1.0 / 2.0, -1.0 / 2.0],
+    [-1.0 / 6.0, 1.0 / 6.0, -1.0 / 6.0],
+    [1.0 / 6.0, 1.0 / 3.0, 2.0 / 3.0],
+    [0.0, 0.0, 1.0],
+];
+
 /// Positions transformed, multiplied and transformed back at a time, so
-/// that the transformed input and the products (`[24][36][32]` floats each
+/// that the transformed input and the products (`[24][30][32]` floats each
 /// for 4 positions and 32 channels) stay in L2. Best of 15 alternating
 /// runs of the 4x32 network at batch 16 on the 2-core EPYC: 1 position
 /// 9,680 positions/s, 2 10,300, 4 10,220, 8 9,900, 16 9,790.
@@ -51,8 +67,8 @@ const LANES: usize = 8;
 
 /// The padded board an input tile is read from: one square of zeros
 /// around the board and enough beyond it for whole tiles.
-const PADDED_X: usize = TILES_X * OUT + 2;
-const PADDED_Y: usize = TILES_Y * OUT + 2;
+const PADDED_X: usize = TILES_X * OUT_X + 2;
+const PADDED_Y: usize = TILES_Y * OUT_Y + 2;
 
 /// `n` rounded up to whole [`LANES`].
 fn lanes_up(n: usize) -> usize {
@@ -60,7 +76,7 @@ fn lanes_up(n: usize) -> usize {
 }
 
 /// A 3x3 convolution's weights in the Winograd domain:
-/// `[36][cin_p][cout_p]`, channels padded with zeros to whole [`LANES`].
+/// `[30][cin_p][cout_p]`, channels padded with zeros to whole [`LANES`].
 pub(crate) struct WinogradWeight {
     cin: usize,
     cout: usize,
@@ -78,17 +94,18 @@ impl WinogradWeight {
         for ci in 0..cin {
             for co in 0..cout {
                 let g = |ky: usize, kx: usize| unfolded[((ky * 3 + kx) * cin + ci) * cout + co];
-                // G g (6 x 3), then (G g) G^T (6 x 6), in f64.
-                let mut gg = [[0.0f64; 3]; IN];
+                // G_Y g along the ranks (5 x 3), then (G_Y g) G_X^T along
+                // the files (5 x 6), in f64.
+                let mut gg = [[0.0f64; 3]; IN_Y];
                 for (r, row) in gg.iter_mut().enumerate() {
                     for (kx, v) in row.iter_mut().enumerate() {
-                        *v = (0..3).map(|ky| G[r][ky] as f64 * g(ky, kx) as f64).sum();
+                        *v = (0..3).map(|ky| G_Y[r][ky] as f64 * g(ky, kx) as f64).sum();
                     }
                 }
-                for r in 0..IN {
-                    for c in 0..IN {
-                        let v: f64 = (0..3).map(|kx| gg[r][kx] * G[c][kx] as f64).sum();
-                        u[((r * IN + c) * cin_p + ci) * cout_p + co] = v as f32;
+                for r in 0..IN_Y {
+                    for c in 0..IN_X {
+                        let v: f64 = (0..3).map(|kx| gg[r][kx] * G_X[c][kx] as f64).sum();
+                        u[((r * IN_X + c) * cin_p + ci) * cout_p + co] = v as f32;
                     }
                 }
             }
@@ -191,9 +208,9 @@ pub(crate) struct WinogradScratch {
     padded: Vec<f32>,
     /// The real channels (`cin`) `padded` is laid out for.
     padded_channels: usize,
-    /// Transformed input: `[tiles][36][cin_p]`.
+    /// Transformed input: `[tiles][30][cin_p]`.
     v: Vec<f32>,
-    /// Products: `[tiles][36][cout_p]`.
+    /// Products: `[tiles][30][cout_p]`.
     m: Vec<f32>,
 }
 
@@ -503,9 +520,37 @@ mod simd {
 
 use simd::Vector;
 
-/// `[e(0), e(1), ..., e(5)]` for an expression `e` of `i`, written out:
+/// `[e(0), e(1), ..., e(4)]` for an expression `e` of `i`, written out:
 /// an array built by a closure (`std::array::from_fn`) or zeroed first
 /// would not be kept in registers in the `target_feature` functions.
+macro_rules! five {
+    (|$i:ident| $e:expr) => {
+        [
+            {
+                let $i = 0;
+                $e
+            },
+            {
+                let $i = 1;
+                $e
+            },
+            {
+                let $i = 2;
+                $e
+            },
+            {
+                let $i = 3;
+                $e
+            },
+            {
+                let $i = 4;
+                $e
+            },
+        ]
+    };
+}
+
+/// [`five`] with `e(5)` too.
 macro_rules! six {
     (|$i:ident| $e:expr) => {
         [
@@ -537,9 +582,9 @@ macro_rules! six {
     };
 }
 
-/// `B^T z` over vectors of channels.
+/// `B^T z` of F(4, 3) (along the files) over vectors of channels.
 #[inline(always)]
-fn bt<V: Vector>(z: [V; IN]) -> [V; IN] {
+fn bt_x<V: Vector>(z: [V; IN_X]) -> [V; IN_X] {
     let [a0, a1, a2, a3, a4, a5] = z;
     let (d42, d31) = (a4 - a2, a3 - a1);
     [
@@ -552,9 +597,9 @@ fn bt<V: Vector>(z: [V; IN]) -> [V; IN] {
     ]
 }
 
-/// `A^T m` over vectors of channels.
+/// `A^T m` of F(4, 3) over vectors of channels.
 #[inline(always)]
-fn at<V: Vector>(m: [V; IN]) -> [V; OUT] {
+fn at_x<V: Vector>(m: [V; IN_X]) -> [V; OUT_X] {
     let [a0, a1, a2, a3, a4, a5] = m;
     let (s12, d12, s34, d34) = (a1 + a2, a1 - a2, a3 + a4, a3 - a4);
     [
@@ -565,8 +610,37 @@ fn at<V: Vector>(m: [V; IN]) -> [V; OUT] {
     ]
 }
 
-/// `V = B^T d B` for every tile of every position (`input` `[batch * 63,
-/// cin]`) into `v` (`[tiles][36][cin_p]`), each position copied to
+/// `B^T z` of F(3, 3) (along the ranks) over vectors of channels:
+/// rows `[2 -1 -2 1 0]`, `[0 -2 -1 1 0]`, `[0 2 -3 1 0]`, `[0 -1 0 1 0]`,
+/// `[0 2 -1 -2 1]`.
+#[inline(always)]
+fn bt_y<V: Vector>(z: [V; IN_Y]) -> [V; IN_Y] {
+    let [a0, a1, a2, a3, a4] = z;
+    let d31 = a3 - a1;
+    [
+        (a0 - a2).mul_add(2.0, d31),
+        a1.mul_add(-2.0, a3 - a2),
+        a1.mul_add(2.0, a2.mul_add(-3.0, a3)),
+        d31,
+        d31.mul_add(-2.0, a4 - a2),
+    ]
+}
+
+/// `A^T m` of F(3, 3) over vectors of channels: rows `[1 1 1 1 0]`,
+/// `[0 1 -1 2 0]`, `[0 1 1 4 1]`.
+#[inline(always)]
+fn at_y<V: Vector>(m: [V; IN_Y]) -> [V; OUT_Y] {
+    let [a0, a1, a2, a3, a4] = m;
+    let s12 = a1 + a2;
+    [
+        a0 + s12 + a3,
+        a3.mul_add(2.0, a1 - a2),
+        a3.mul_add(4.0, s12 + a4),
+    ]
+}
+
+/// `V = B_Y^T d B_X` for every tile of every position (`input` `[batch *
+/// 63, cin]`) into `v` (`[tiles][30][cin_p]`), each position copied to
 /// `padded` (zero off the board and in the padding channels) first; whole
 /// vectors `V` of channels, then `N` (of [`LANES`]) for what is left.
 #[inline(always)]
@@ -625,22 +699,22 @@ impl TileAt {
 #[inline(always)]
 #[allow(clippy::needless_range_loop)] // `i` picks the same row of six columns
 fn input_tile<V: Vector>(padded: &[f32], cin_p: usize, tile: TileAt, c: usize, v: &mut [f32]) {
-    let corner = tile.ty * OUT * PADDED_X + tile.tx * OUT;
+    let corner = tile.ty * OUT_Y * PADDED_X + tile.tx * OUT_X;
     let base = tile.index() * POINTS;
-    // Columns (B^T d, d read from the padded board), then rows ((B^T d) B,
-    // to the points i * 6 + j).
-    let columns: [[V; IN]; IN] = six!(|j| bt(six!(|i| V::load(
+    // Columns (B_Y^T d along the ranks, d read from the padded board), then
+    // rows ((B_Y^T d) B_X along the files, to the points i * 6 + j).
+    let columns: [[V; IN_Y]; IN_X] = six!(|j| bt_y(five!(|i| V::load(
         padded,
         (corner + i * PADDED_X + j) * cin_p + c
     ))));
-    for i in 0..IN {
-        for (j, lanes) in bt(six!(|j| columns[j][i])).into_iter().enumerate() {
-            lanes.store(v, (base + i * IN + j) * cin_p + c);
+    for i in 0..IN_Y {
+        for (j, lanes) in bt_x(six!(|j| columns[j][i])).into_iter().enumerate() {
+            lanes.store(v, (base + i * IN_X + j) * cin_p + c);
         }
     }
 }
 
-/// `Y = A^T M A` for every tile (`m` `[tiles][36][cout_p]`) plus `bias`,
+/// `Y = A_Y^T M A_X` for every tile (`m` `[tiles][30][cout_p]`) plus `bias`,
 /// written to the squares of `out` (`[batch * 63, cout]`) on the board
 /// (the tiles cover each square once); vectors as in [`input_transform`].
 #[inline(always)]
@@ -696,16 +770,16 @@ fn output_tile<V: Vector>(
         V::load_first(bias, c, n)
     };
     let base = tile.index() * POINTS;
-    // Columns (A^T M), then rows ((A^T M) A).
-    let columns: [[V; OUT]; IN] =
-        six!(|j| at(six!(|i| V::load(m, (base + i * IN + j) * cout_p + c))));
-    for i in 0..OUT {
-        let y = tile.ty * OUT + i;
+    // Columns (A_Y^T M along the ranks), then rows ((A_Y^T M) A_X).
+    let columns: [[V; OUT_Y]; IN_X] =
+        six!(|j| at_y(five!(|i| V::load(m, (base + i * IN_X + j) * cout_p + c))));
+    for i in 0..OUT_Y {
+        let y = tile.ty * OUT_Y + i;
         if y >= RANKS as usize {
             break;
         }
-        for (j, lanes) in at(six!(|j| columns[j][i])).into_iter().enumerate() {
-            let x = tile.tx * OUT + j;
+        for (j, lanes) in at_x(six!(|j| columns[j][i])).into_iter().enumerate() {
+            let x = tile.tx * OUT_X + j;
             if x >= FILES as usize {
                 break;
             }
