@@ -258,3 +258,68 @@ fn average_writes_a_checkpoint_players_load_and_refuses_mixed_runs() {
     assert!(stderr.contains("CHECKPOINTS"), "{stderr}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `jungle bench net --no-burn` with `JUNGLE_KERNELS` set to `kernels`:
+/// (exit status, stdout, stderr).
+fn bench_on_kernels(kernels: &str) -> (bool, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_jungle"))
+        .env("JUNGLE_KERNELS", kernels)
+        .args([
+            "bench",
+            "net",
+            "--blocks",
+            "1",
+            "--filters",
+            "8",
+            "--batches",
+            "2",
+            "--train-batch",
+            "4",
+            "--seconds",
+            "0.02",
+            "--no-burn",
+            "--json",
+        ])
+        .output()
+        .expect("run jungle");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn jungle_kernels_forces_a_path_the_processor_has_and_refuses_others() {
+    // The plain path runs everywhere; bench net names it and, with
+    // --no-burn, leaves burn's columns empty.
+    let (ok, stdout, stderr) = bench_on_kernels("plain");
+    assert!(ok, "{stderr}");
+    let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(v["kernels"], "plain");
+    assert!(v["infer"][0]["pos_per_s"].as_f64().unwrap() > 0.0, "{v}");
+    assert!(v["infer"][0]["burn_pos_per_s"].is_null(), "{v}");
+    assert!(v["train_autodiff_samples_per_s"].is_null(), "{v}");
+    let (ok, _, stderr) = bench_on_kernels("sse9");
+    assert!(!ok);
+    assert!(
+        stderr.contains("JUNGLE_KERNELS=\"sse9\": expected plain, avx2 or avx512"),
+        "{stderr}"
+    );
+    // Every other path: used where the processor has it, refused by name
+    // where it has not.
+    for path in ["avx2", "avx512"] {
+        let (ok, stdout, stderr) = bench_on_kernels(path);
+        if ok {
+            let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+            assert_eq!(v["kernels"], path);
+        } else {
+            assert!(
+                stderr.contains(&format!(
+                    "JUNGLE_KERNELS={path}: this processor cannot run it"
+                )),
+                "{stderr}"
+            );
+        }
+    }
+}

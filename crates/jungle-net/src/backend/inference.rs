@@ -1,6 +1,6 @@
 //! The inference path: the network's forward pass on plain `f32` buffers,
 //! with batch norm folded into the weights: each 3x3 convolution by
-//! Winograd's F(4x4, 3x3) ([`super::winograd`]), each 1x1 convolution and
+//! Winograd's minimal filtering, F(4, 3) x F(3, 3) ([`super::winograd`]), each 1x1 convolution and
 //! dense layer one GEMM (the `gemm` crate, AVX-512/AVX2 kernels picked at
 //! run time). It reads
 //! the weights of a [`PolicyValueNet`] and matches burn's output within

@@ -6,7 +6,7 @@
 //!   step every other backend is tested against;
 //! - [`inference`]: the forward pass on plain `f32` buffers with batch norm
 //!   folded into the weights and the 3x3 convolutions by Winograd's
-//!   F(4x4, 3x3) (`winograd`, its products by `small_gemm`), what the
+//!   F(4, 3) x F(3, 3) (`winograd`, its products by `small_gemm`), what the
 //!   search calls (matches the reference within 1e-4);
 //! - [`training`]: the forward pass in training mode and its backward pass
 //!   on plain buffers, 2.5-2.9x burn's autodiff per step, handing its

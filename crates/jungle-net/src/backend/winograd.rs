@@ -843,7 +843,7 @@ mod tests {
                 &mut direct,
                 true,
             );
-            // F(4x4, 3x3)'s rounding grows with the number of terms summed.
+            // Winograd's rounding grows with the number of terms summed.
             let tolerance = 1e-4 * (cin as f32 / 42.0).max(1.0);
             let mut fast = vec![f32::NAN; batch * SQUARES * cout];
             let winograd = WinogradWeight::new(&weight, cin, cout);
