@@ -1,6 +1,6 @@
 //! Products of small matrices, `[rows, k] x [k, n]` with `k` and `n` whole
-//! AVX registers (8 floats), as the Winograd convolution makes them: 36 of
-//! about `[96, 32] x [32, 32]` per layer and batch of 16.
+//! AVX registers (8 floats), as the Winograd convolution makes them: 30 of
+//! `[24, 32] x [32, 32]` per layer and group of four positions.
 //!
 //! The `gemm` crate packs its operands and sets up per call, which on
 //! these shapes ran at 52 GFLOP/s on the 2-core EPYC of

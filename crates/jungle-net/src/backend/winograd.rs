@@ -355,167 +355,107 @@ mod simd {
         }
     }
 
-    #[cfg(target_arch = "x86_64")]
-    mod avx {
-        use super::{Vector, LANES};
-        use std::arch::x86_64::*;
-        use std::ops::{Add, Sub};
+    /// A register type of `$width` floats with the arithmetic the
+    /// transforms need, and the transforms on it (whole registers of it,
+    /// then `$narrow` for a last 8 channels) compiled for `$features`.
+    /// Values of the type exist only inside those `target_feature`
+    /// functions, which run on processors with the features.
+    macro_rules! register_transforms {
+        ($module:ident, $name:ident, $register:ty, $width:expr, $features:literal, $narrow:ty,
+         add: $add:ident, sub: $sub:ident, load: $load:ident, store: $store:ident,
+         fmadd: $fmadd:ident, splat: $splat:ident) => {
+            #[cfg(target_arch = "x86_64")]
+            pub(super) mod $module {
+                #[allow(unused_imports)]
+                use super::*;
+                use std::arch::x86_64::*;
+                use std::ops::{Add, Sub};
 
-        /// An AVX register of [`LANES`] floats. Values exist only inside the
-        /// `target_feature` functions of this module and of `avx512`, which
-        /// run on processors with AVX2 and FMA.
-        #[derive(Clone, Copy)]
-        pub(in super::super) struct Avx(__m256);
+                #[doc = concat!("A register of ", stringify!($width), " floats (", $features, ").")]
+                #[derive(Clone, Copy)]
+                pub(in super::super) struct $name($register);
 
-        // SAFETY (every `unsafe` block below): `Avx` values are made and
-        // used only inside `target_feature` functions called on processors
-        // with AVX2 and FMA; loads and stores go through slices of `LANES`
-        // floats, so they stay in bounds.
-        impl Add for Avx {
-            type Output = Avx;
-            #[inline(always)]
-            fn add(self, o: Avx) -> Avx {
-                Avx(unsafe { _mm256_add_ps(self.0, o.0) })
+                /// Floats per register.
+                const WIDTH: usize = $width;
+
+                // SAFETY (every `unsafe` block below): values are made and
+                // used only inside the `target_feature` functions below,
+                // called on processors with the features; loads and stores
+                // go through slices of `WIDTH` floats, so they stay in
+                // bounds.
+                impl Add for $name {
+                    type Output = $name;
+                    #[inline(always)]
+                    fn add(self, o: $name) -> $name {
+                        $name(unsafe { $add(self.0, o.0) })
+                    }
+                }
+
+                impl Sub for $name {
+                    type Output = $name;
+                    #[inline(always)]
+                    fn sub(self, o: $name) -> $name {
+                        $name(unsafe { $sub(self.0, o.0) })
+                    }
+                }
+
+                impl Vector for $name {
+                    const WIDTH: usize = WIDTH;
+                    #[inline(always)]
+                    fn load(s: &[f32], at: usize) -> Self {
+                        let s = &s[at..at + WIDTH];
+                        $name(unsafe { $load(s.as_ptr()) })
+                    }
+                    #[inline(always)]
+                    fn store(self, s: &mut [f32], at: usize) {
+                        let s = &mut s[at..at + WIDTH];
+                        unsafe { $store(s.as_mut_ptr(), self.0) }
+                    }
+                    #[inline(always)]
+                    fn mul_add(self, k: f32, o: Self) -> Self {
+                        $name(unsafe { $fmadd(self.0, $splat(k), o.0) })
+                    }
+                }
+
+                /// [`super::super::input_transform`] on these registers.
+                ///
+                /// # Safety
+                /// The processor must have the module's features.
+                #[target_feature(enable = $features)]
+                pub(in super::super) unsafe fn input_transform(
+                    input: &[f32],
+                    cin: usize,
+                    padded: &mut [f32],
+                    v: &mut [f32],
+                ) {
+                    super::super::input_transform::<$name, $narrow>(input, cin, padded, v)
+                }
+
+                /// [`super::super::output_transform`] on these registers.
+                ///
+                /// # Safety
+                /// As [`input_transform`].
+                #[target_feature(enable = $features)]
+                pub(in super::super) unsafe fn output_transform(
+                    m: &[f32],
+                    bias: &[f32],
+                    out: &mut [f32],
+                    accumulate: bool,
+                ) {
+                    super::super::output_transform::<$name, $narrow>(m, bias, out, accumulate)
+                }
             }
-        }
-
-        impl Sub for Avx {
-            type Output = Avx;
-            #[inline(always)]
-            fn sub(self, o: Avx) -> Avx {
-                Avx(unsafe { _mm256_sub_ps(self.0, o.0) })
-            }
-        }
-
-        impl Vector for Avx {
-            const WIDTH: usize = LANES;
-            #[inline(always)]
-            fn load(s: &[f32], at: usize) -> Self {
-                let s = &s[at..at + LANES];
-                Avx(unsafe { _mm256_loadu_ps(s.as_ptr()) })
-            }
-            #[inline(always)]
-            fn store(self, s: &mut [f32], at: usize) {
-                let s = &mut s[at..at + LANES];
-                unsafe { _mm256_storeu_ps(s.as_mut_ptr(), self.0) }
-            }
-            #[inline(always)]
-            fn mul_add(self, k: f32, o: Self) -> Self {
-                Avx(unsafe { _mm256_fmadd_ps(self.0, _mm256_set1_ps(k), o.0) })
-            }
-        }
-
-        /// [`super::super::input_transform`] on AVX registers.
-        ///
-        /// # Safety
-        /// The processor must have AVX2 and FMA.
-        #[target_feature(enable = "avx2,fma")]
-        pub(in super::super) unsafe fn input_transform(
-            input: &[f32],
-            cin: usize,
-            padded: &mut [f32],
-            v: &mut [f32],
-        ) {
-            super::super::input_transform::<Avx, Avx>(input, cin, padded, v)
-        }
-
-        /// [`super::super::output_transform`] on AVX registers.
-        ///
-        /// # Safety
-        /// As [`input_transform`].
-        #[target_feature(enable = "avx2,fma")]
-        pub(in super::super) unsafe fn output_transform(
-            m: &[f32],
-            bias: &[f32],
-            out: &mut [f32],
-            accumulate: bool,
-        ) {
-            super::super::output_transform::<Avx, Avx>(m, bias, out, accumulate)
-        }
+        };
     }
 
+    register_transforms!(avx, Avx, __m256, LANES, "avx2,fma", Avx,
+        add: _mm256_add_ps, sub: _mm256_sub_ps, load: _mm256_loadu_ps,
+        store: _mm256_storeu_ps, fmadd: _mm256_fmadd_ps, splat: _mm256_set1_ps);
     #[cfg(target_arch = "x86_64")]
-    mod avx512 {
-        use super::avx::Avx;
-        use super::Vector;
-        use std::arch::x86_64::*;
-        use std::ops::{Add, Sub};
-
-        /// An AVX-512 register of 16 floats. Values exist only inside the
-        /// `target_feature` functions of this module, which run on
-        /// processors with AVX-512F.
-        #[derive(Clone, Copy)]
-        pub(in super::super) struct Avx512(__m512);
-
-        /// Floats per register.
-        const WIDTH: usize = 16;
-
-        // SAFETY (every `unsafe` block below): `Avx512` values are made and
-        // used only inside the `target_feature` functions of this module,
-        // called on processors with AVX-512F; loads and stores go through
-        // slices of `WIDTH` floats, so they stay in bounds.
-        impl Add for Avx512 {
-            type Output = Avx512;
-            #[inline(always)]
-            fn add(self, o: Avx512) -> Avx512 {
-                Avx512(unsafe { _mm512_add_ps(self.0, o.0) })
-            }
-        }
-
-        impl Sub for Avx512 {
-            type Output = Avx512;
-            #[inline(always)]
-            fn sub(self, o: Avx512) -> Avx512 {
-                Avx512(unsafe { _mm512_sub_ps(self.0, o.0) })
-            }
-        }
-
-        impl Vector for Avx512 {
-            const WIDTH: usize = WIDTH;
-            #[inline(always)]
-            fn load(s: &[f32], at: usize) -> Self {
-                let s = &s[at..at + WIDTH];
-                Avx512(unsafe { _mm512_loadu_ps(s.as_ptr()) })
-            }
-            #[inline(always)]
-            fn store(self, s: &mut [f32], at: usize) {
-                let s = &mut s[at..at + WIDTH];
-                unsafe { _mm512_storeu_ps(s.as_mut_ptr(), self.0) }
-            }
-            #[inline(always)]
-            fn mul_add(self, k: f32, o: Self) -> Self {
-                Avx512(unsafe { _mm512_fmadd_ps(self.0, _mm512_set1_ps(k), o.0) })
-            }
-        }
-
-        /// [`super::super::input_transform`] on AVX-512 registers.
-        ///
-        /// # Safety
-        /// The processor must have AVX-512F, AVX2 and FMA.
-        #[target_feature(enable = "avx512f,avx2,fma")]
-        pub(in super::super) unsafe fn input_transform(
-            input: &[f32],
-            cin: usize,
-            padded: &mut [f32],
-            v: &mut [f32],
-        ) {
-            super::super::input_transform::<Avx512, Avx>(input, cin, padded, v)
-        }
-
-        /// [`super::super::output_transform`] on AVX-512 registers.
-        ///
-        /// # Safety
-        /// As [`input_transform`].
-        #[target_feature(enable = "avx512f,avx2,fma")]
-        pub(in super::super) unsafe fn output_transform(
-            m: &[f32],
-            bias: &[f32],
-            out: &mut [f32],
-            accumulate: bool,
-        ) {
-            super::super::output_transform::<Avx512, Avx>(m, bias, out, accumulate)
-        }
-    }
+    use avx::Avx;
+    register_transforms!(avx512, Avx512, __m512, 16, "avx512f,avx2,fma", Avx,
+        add: _mm512_add_ps, sub: _mm512_sub_ps, load: _mm512_loadu_ps,
+        store: _mm512_storeu_ps, fmadd: _mm512_fmadd_ps, splat: _mm512_set1_ps);
 }
 
 use simd::Vector;
