@@ -29,13 +29,13 @@ enum Command {
     Analyze(commands::analyze::AnalyzeArgs),
     /// A round robin or gauntlet among players: matches.jsonl, Elo with intervals, crosstable; --sprt for two.
     Tournament(commands::tournament::TournamentArgs),
-    /// Measure move generation, search and alpha-beta speed (one thread).
+    /// Speed: move generation, search and alpha-beta on one thread; `bench net`, `bench selfplay` and `bench store` for the network, self-play and a store's intake.
     Bench(commands::bench::BenchArgs),
-    /// Network utilities: `net init` writes a freshly initialised checkpoint.
+    /// Network utilities: a fresh checkpoint (`net init`), an ONNX file (`net onnx`), an average of a run's checkpoints (`net average`).
     Net(commands::net::NetArgs),
     /// Play games with a network and write them as shards.
     Selfplay(commands::selfplay::SelfPlayArgs),
-    /// Inspect game shards (`shards stats DIR`).
+    /// Game shards: their counts and checks (`shards stats DIR`), their positions as NumPy arrays (`shards export DIR`).
     Shards(commands::selfplay::ShardsArgs),
     /// Export a checkpoint for other front ends: model.onnx, model.json, model.safetensors, testcases.json.
     Export(commands::export::ExportArgs),

@@ -19,7 +19,7 @@ pub struct PerftArgs {
     #[arg(long, alias = "position")]
     fen: Option<String>,
     /// Rule set: a preset name (standard, trap-attack, vertical-tiger,
-    /// elephant-rat, bank-rats) or a toml file.
+    /// elephant-rat, bank-rats, bbdsq, quiet-120) or a toml file.
     #[arg(long, default_value = "standard")]
     variant: String,
     /// Also print the count below each first move.
