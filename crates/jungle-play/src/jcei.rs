@@ -385,11 +385,10 @@ impl JceiPlayer {
             self.connection = Some(Connection::start(&self.spec.command, &self.rules)?);
         }
         let c = self.connection.as_mut().expect("started");
-        let moves: Vec<String> = game.moves().iter().map(|m| m.to_string()).collect();
         let mut position = format!("position fen {}", game.start_position().to_fen());
-        if !moves.is_empty() {
+        if !game.moves().is_empty() {
             position.push_str(" moves ");
-            position.push_str(&moves.join(" "));
+            position.push_str(&jungle_rules::moves_text(game.moves()));
         }
         c.send(&position)?;
         let budget = self.spec.budget;

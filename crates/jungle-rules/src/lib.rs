@@ -37,7 +37,7 @@ pub use fen::FenError;
 pub use game::{EndReason, Game, GameError, Outcome};
 pub use history::{end_of_game, legal_moves_in_history, repetitions};
 pub use invalid_key::InvalidKey;
-pub use moves::{Move, MoveList, MoveParseError, MAX_MOVES};
+pub use moves::{moves_text, Move, MoveList, MoveParseError, MAX_MOVES};
 pub use perft::{perft, perft_bulk, perft_divide};
 pub use piece::{Animal, Piece, Side};
 pub use position::{Position, Undo, START_FEN};

@@ -100,6 +100,16 @@ impl Move {
     }
 }
 
+/// Moves as text, space separated (`a3a4 g7g6`): how game records and
+/// openings files spell a game.
+pub fn moves_text(moves: &[Move]) -> String {
+    moves
+        .iter()
+        .map(Move::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 impl fmt::Display for Move {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}{}", self.from(), self.to())
@@ -260,6 +270,14 @@ impl<'a> IntoIterator for &'a MoveList {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn moves_text_spells_a_game_as_it_is_read() {
+        let text = "a3a4 g7g6 a4a5";
+        let moves: Vec<Move> = text.split(' ').map(|m| m.parse().unwrap()).collect();
+        assert_eq!(moves_text(&moves), text);
+        assert_eq!(moves_text(&[]), "");
+    }
 
     #[test]
     fn text_round_trips() {

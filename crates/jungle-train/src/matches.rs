@@ -4,7 +4,7 @@
 use crate::error::TrainError;
 use jungle_play::arena::MatchGame;
 use jungle_play::elo::RatedGame;
-use jungle_rules::Side;
+use jungle_rules::{moves_text, Side};
 use serde::{Deserialize, Serialize};
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::Path;
@@ -50,7 +50,6 @@ impl MatchLine {
         game: &MatchGame,
         variant: Option<String>,
     ) -> MatchLine {
-        let moves: Vec<String> = game.moves.iter().map(|m| m.to_string()).collect();
         MatchLine {
             generation,
             a: a.to_string(),
@@ -66,7 +65,7 @@ impl MatchLine {
                 }
                 .to_string(),
             ),
-            moves: Some(moves.join(" ")),
+            moves: Some(moves_text(&game.moves)),
         }
     }
 

@@ -6,7 +6,7 @@ use anyhow::{Context, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use jungle_play::arena::{run_match, MatchGame, MatchSummary};
-use jungle_rules::Side;
+use jungle_rules::{moves_text, Side};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Instant;
@@ -100,7 +100,6 @@ fn write_record(path: &Path, a: &str, b: &str, records: &[MatchGame]) -> Result<
             Side::South => (a, b),
             Side::North => (b, a),
         };
-        let moves: Vec<String> = r.moves.iter().map(|m| m.to_string()).collect();
         let line = serde_json::json!({
             "game": r.index,
             "south": south,
@@ -110,7 +109,7 @@ fn write_record(path: &Path, a: &str, b: &str, records: &[MatchGame]) -> Result<
             "plies": r.plies,
             "a_seconds": r.a_time().seconds,
             "b_seconds": r.b_time().seconds,
-            "moves": moves.join(" "),
+            "moves": moves_text(&r.moves),
         });
         text.push_str(&line.to_string());
         text.push('\n');

@@ -3,7 +3,7 @@
 use super::shared::{load_rules, parse_player, DeviceArgs};
 use anyhow::{bail, Context, Result};
 use clap::Args;
-use jungle_rules::{Game, Side};
+use jungle_rules::{moves_text, Game, Side};
 use std::io::{BufRead, Write};
 
 /// Arguments of `jungle play`.
@@ -113,8 +113,7 @@ pub fn run(args: &PlayArgs) -> Result<()> {
             "help" => println!("{HELP}"),
             "board" => println!("{}", game.position()),
             "moves" => {
-                let moves: Vec<String> = game.legal_moves().iter().map(|m| m.to_string()).collect();
-                println!("legal moves: {}", moves.join(" "));
+                println!("legal moves: {}", moves_text(&game.legal_moves()));
             }
             "hint" => {
                 let d = helper.choose(&game);

@@ -13,6 +13,7 @@ use jungle_play::sprt::{Sprt, SprtVerdict};
 use jungle_play::stats::Z95;
 use jungle_play::tournament::{pairings, Crosstable, Tally};
 use jungle_play::PlayerFactory;
+use jungle_rules::moves_text;
 use jungle_train::matches::{append_matches, read_matches, MatchLine};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -71,17 +72,10 @@ struct Conditions {
 
 impl Conditions {
     fn of(cfg: &ArenaConfig) -> Conditions {
-        let openings = cfg.openings.as_ref().map(|o| {
-            o.iter()
-                .map(|moves| {
-                    moves
-                        .iter()
-                        .map(|m| m.to_string())
-                        .collect::<Vec<_>>()
-                        .join(" ")
-                })
-                .collect()
-        });
+        let openings = cfg
+            .openings
+            .as_ref()
+            .map(|o| o.iter().map(|moves| moves_text(moves)).collect());
         Conditions {
             rules: cfg.rules.clone(),
             seed: cfg.seed,
