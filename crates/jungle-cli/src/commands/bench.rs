@@ -20,7 +20,7 @@ pub struct BenchArgs {
 
 #[derive(Subcommand)]
 enum BenchWhat {
-    /// Network inference (positions/s by batch size) and training (samples/s).
+    /// Network inference (positions/s by batch size) and training (samples/s), on the CPU kernels it names (JUNGLE_KERNELS=plain|avx2|avx512 forces a set).
     Net(super::bench_net::BenchNetArgs),
     /// Self-play of a config for a fixed time with a fixed network: games
     /// per hour, leaves and evaluations per second, batch, cache, memory,
