@@ -5,7 +5,7 @@ Usage: python3 scripts/check_npz.py FILE.npz
 
 Loads FILE.npz with numpy alone (no pickle), checks every array's dtype and
 shape against the metadata, that each policy target is a distribution over
-the legal moves of its row, that results are win/draw/loss one-hots, that
+the legal moves of its row, that results are win/draw/loss one-hots and value targets distributions, that
 the input planes are finite and the piece planes 0/1, and that mirror
 images follow their originals. Needs numpy (pip install numpy). The layout
 is in docs/guide/python.md.
@@ -44,6 +44,8 @@ def main():
         "search_draw": (np.float32, (n,)),
         "survival": (np.bool_, (n, 32)),
         "fen": (np.uint8, (n, 96)),
+        "value_target": (np.float32, (n, 3)),
+        "full_search": (np.bool_, (n,)),
     }
     for name, (dtype, shape) in expected.items():
         if name not in data.files:
@@ -55,10 +57,14 @@ def main():
     if meta["encoding"] not in (1, 2, 3) or "repetition" not in rules:
         fail(f"metadata: encoding {meta['encoding']}, rules {meta['rules']!r}")
 
-    policy, legal = data["policy"], data["legal"]
+    policy, legal, full = data["policy"], data["legal"], data["full_search"]
     sums = policy.sum(axis=1)
-    if not np.allclose(sums, 1.0, atol=1e-4):
-        fail(f"policy targets sum to {sums.min()}..{sums.max()}, not 1")
+    if not np.allclose(sums[full], 1.0, atol=1e-4):
+        fail(f"full searches' policy targets sum to {sums[full].min()}..{sums[full].max()}, not 1")
+    if (sums[~full] != 0).any():
+        fail("a cheap search's row with a policy target")
+    if not meta["all_positions"] and not full.all():
+        fail("a cheap search's row in an export made without --all-positions")
     if (policy[~legal] != 0).any():
         fail("a policy target puts mass on an illegal move")
     if (legal.sum(axis=1) == 0).any():
@@ -66,6 +72,11 @@ def main():
     wdl = data["wdl"]
     if not ((wdl == 0) | (wdl == 1)).all() or not (wdl.sum(axis=1) == 1).all():
         fail("a result target that is not a win/draw/loss one-hot")
+    value = data["value_target"]
+    if (value < -1e-6).any() or not np.allclose(value.sum(axis=1), 1.0, atol=1e-4):
+        fail("a value target that is not a win/draw/loss distribution")
+    if meta["value_td_lambda"] == 1 and meta["value_search_weight"] == 0 and not np.array_equal(value, wdl):
+        fail("value targets with lambda 1 and no search weight that are not the results")
     x = data["planes"]
     if not np.isfinite(x).all():
         fail("input planes that are not finite")
@@ -97,8 +108,9 @@ def main():
         fail("game numbers that go back")
     games = len(np.unique(data["game"]))
     print(
-        f"check_npz: OK: {n} rows of {games} games, encoding {meta['encoding']} "
-        f"({planes} planes), mirror images {meta['mirrored_copies']}"
+        f"check_npz: OK: {n} rows of {games} games ({full.sum()} full searches), encoding "
+        f"{meta['encoding']} ({planes} planes), mirror images {meta['mirrored_copies']}, "
+        f"value targets lambda {meta['value_td_lambda']}"
     )
 
 

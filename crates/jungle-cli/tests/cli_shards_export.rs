@@ -7,7 +7,10 @@ use common::{jungle, net_init, temp_dir, TINY_NET};
 use jungle_net::encoding::{move_slot, Encoding, POLICY_SLOTS};
 use jungle_net::SURVIVAL_OUTPUTS;
 use jungle_selfplay::{read_shard, shard_files_within};
-use jungle_train::samples::game_positions;
+use jungle_train::config::TrainConfig;
+use jungle_train::samples::{
+    game_positions, game_positions_where, game_positions_with, is_searched_move, ValueTargets,
+};
 use ndarray::{Array1, Array2, Array4, ArrayD, Axis};
 use ndarray_npy::NpzReader;
 use std::fs::File;
@@ -81,12 +84,21 @@ fn the_export_holds_the_trainers_positions_and_targets() {
     assert_eq!(report["games"], 5, "{report}");
     assert_eq!(report["files"], 3, "{report}");
 
-    // The same positions through the trainer's own code.
+    // The same positions through the trainer's own code, and the value
+    // targets as the default config's trainer makes them.
+    let targets = default_value_targets();
     let mut expected = Vec::new();
+    let mut expected_values = Vec::new();
     for file in shard_files_within(&shards).unwrap() {
         let shard = read_shard(&file, None).unwrap();
         for game in &shard.games {
             expected.extend(game_positions(game, &shard.rules).unwrap());
+            expected_values.extend(
+                game_positions_with(game, &shard.rules, targets)
+                    .unwrap()
+                    .into_iter()
+                    .map(|p| p.wdl),
+            );
         }
     }
     let rules = read_shard(&shard_files_within(&shards).unwrap()[0], None)
@@ -106,8 +118,14 @@ fn the_export_holds_the_trainers_positions_and_targets() {
     let fens: Array2<u8> = npz.by_name("fen").unwrap();
     let search_draw: Array1<f32> = npz.by_name("search_draw").unwrap();
     let survival: Array2<bool> = npz.by_name("survival").unwrap();
+    let value_target: Array2<f32> = npz.by_name("value_target").unwrap();
+    let full_search: Array1<bool> = npz.by_name("full_search").unwrap();
     let metadata: ArrayD<u8> = npz.by_name("metadata").unwrap();
     assert_eq!(planes.shape(), &[n, 44, 9, 7]);
+    assert!(full_search.iter().all(|&f| f));
+    let lambda = TrainConfig::load(None, &[]).unwrap().train.value_td_lambda;
+    assert_eq!(report["value_td_lambda"], lambda, "{report}");
+    assert_eq!(meta_lambda(&mut npz), lambda);
     assert_eq!(policy.shape(), &[n, POLICY_SLOTS]);
     assert_eq!(legal.shape(), &[n, POLICY_SLOTS]);
     assert_eq!(wdl.shape(), &[n, 3]);
@@ -145,6 +163,7 @@ fn the_export_holds_the_trainers_positions_and_targets() {
         let moves = p.position.legal_moves(&rules).len();
         assert!(legal_count > 0 && legal_count <= moves, "row {i}");
         assert_eq!(wdl.row(i).to_vec(), p.wdl.to_vec());
+        assert_eq!(value_target.row(i).to_vec(), expected_values[i].to_vec());
         assert_eq!(plies_left[i] as f32 / 100.0, p.moves_left, "row {i}");
         assert_eq!(fen_of(&fens, i), p.position.to_fen(), "row {i}");
         assert_eq!(search_draw[i], p.search_draw, "row {i}");
@@ -189,6 +208,80 @@ fn the_export_holds_the_trainers_positions_and_targets() {
     }
 }
 
+/// The metadata's `value_td_lambda`.
+fn meta_lambda(npz: &mut NpzReader<File>) -> f64 {
+    let metadata: ArrayD<u8> = npz.by_name("metadata").unwrap();
+    let meta: serde_json::Value = serde_json::from_slice(metadata.as_slice().unwrap()).unwrap();
+    meta["value_td_lambda"].as_f64().unwrap()
+}
+
+/// The default config's value targets.
+fn default_value_targets() -> ValueTargets {
+    let config = TrainConfig::load(None, &[]).unwrap();
+    ValueTargets {
+        td_lambda: config.train.value_td_lambda as f32,
+        search_weight: config.train.value_search_weight as f32,
+    }
+}
+
+#[test]
+fn all_positions_adds_the_cheap_searches_without_policy_targets() {
+    let dir = temp_dir("npz-all");
+    let shards = shards(&dir);
+    let out = dir.join("all.npz");
+    let report = export(&shards, &out, &["--all-positions", "--td-lambda", "1"]);
+    let targets = ValueTargets {
+        td_lambda: 1.0,
+        ..default_value_targets()
+    };
+    let mut expected = Vec::new();
+    let mut full = Vec::new();
+    for file in shard_files_within(&shards).unwrap() {
+        let shard = read_shard(&file, None).unwrap();
+        for game in &shard.games {
+            expected.extend(
+                game_positions_where(game, &shard.rules, targets, is_searched_move).unwrap(),
+            );
+            full.extend(
+                game.moves
+                    .iter()
+                    .filter(|m| is_searched_move(m))
+                    .map(|m| m.full_search),
+            );
+        }
+    }
+    let n = expected.len();
+    let fulls = full.iter().filter(|&&f| f).count();
+    // The fast self-play makes both kinds (cheap searches at 2 simulations).
+    assert!(fulls > 5 && fulls < n, "{fulls} full of {n}");
+    assert_eq!(report["rows"], n, "{report}");
+    assert_eq!(report["all_positions"], true, "{report}");
+    let mut npz = NpzReader::new(File::open(&out).unwrap()).unwrap();
+    let policy: Array2<f32> = npz.by_name("policy").unwrap();
+    let wdl: Array2<f32> = npz.by_name("wdl").unwrap();
+    let value_target: Array2<f32> = npz.by_name("value_target").unwrap();
+    let full_search: Array1<bool> = npz.by_name("full_search").unwrap();
+    let fens: Array2<u8> = npz.by_name("fen").unwrap();
+    assert_eq!(full_search.to_vec(), full);
+    for (i, p) in expected.iter().enumerate() {
+        let sum = policy.row(i).sum();
+        match full[i] {
+            true => assert!((sum - 1.0).abs() < 1e-4, "row {i} sums to {sum}"),
+            false => assert_eq!(sum, 0.0, "cheap row {i}"),
+        }
+        assert_eq!(fen_of(&fens, i), p.position.to_fen(), "row {i}");
+        // lambda 1: the value target is the result.
+        assert_eq!(value_target.row(i).to_vec(), wdl.row(i).to_vec(), "row {i}");
+        assert_eq!(value_target.row(i).to_vec(), p.wdl.to_vec(), "row {i}");
+    }
+    let (ok, _, stderr) = run_export(&shards, &out, &["--td-lambda", "1.5"]);
+    assert!(
+        !ok && stderr.contains("--td-lambda 1.5") && stderr.contains("0 to 1"),
+        "{stderr}"
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
 #[test]
 fn bad_export_requests_are_clear_errors_and_leave_no_file() {
     let dir = temp_dir("npz-bad");
@@ -229,10 +322,7 @@ fn the_encoding_is_the_networks_that_will_read_it() {
     let shards = shards(&dir);
     let out = dir.join("x.npz");
     // Shards of no run: the default config's network.
-    let default = jungle_train::config::TrainConfig::load(None, &[])
-        .unwrap()
-        .net
-        .encoding();
+    let default = TrainConfig::load(None, &[]).unwrap().net.encoding();
     let report = export(&shards, &out, &[]);
     assert_eq!(report["encoding"], default.version(), "{report}");
     assert_eq!(report["encoding_of"], "the default config's network");
@@ -258,5 +348,17 @@ fn the_encoding_is_the_networks_that_will_read_it() {
     let report = export(&root.join("data").join("r"), &out, &[]);
     assert_eq!(report["encoding"], 1, "{report}");
     assert_eq!(report["encoding_of"], "run r's network");
+    let tiny = TrainConfig::load(
+        Some(Path::new(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../configs/tiny.toml"
+        ))),
+        &[],
+    )
+    .unwrap();
+    assert_eq!(
+        report["value_td_lambda"], tiny.train.value_td_lambda,
+        "{report}"
+    );
     std::fs::remove_dir_all(dir).unwrap();
 }

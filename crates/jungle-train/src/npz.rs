@@ -3,11 +3,13 @@
 //! one `.npz` file for Python (numpy, PyTorch). The layout is described in
 //! `docs/guide/python.md`.
 
-use crate::samples::{game_positions, is_training_move, replay_game};
+use crate::samples::{
+    game_positions_where, is_searched_move, is_training_move, replay_game, ValueTargets,
+};
 use jungle_net::encoding::{move_slot, Encoding, POLICY_SLOTS};
 use jungle_net::SURVIVAL_OUTPUTS;
 use jungle_rules::Rules;
-use jungle_selfplay::{read_shard, BadGame, ShardError};
+use jungle_selfplay::{read_shard, BadGame, GameRecord, MoveRecord, ShardError};
 use ndarray::{Array1, Array2, Array4, ArrayD, IxDyn};
 use ndarray_npy::{NpzWriter, WritableElement, WriteNpzError};
 use std::fs::File;
@@ -22,8 +24,9 @@ pub const FEN_BYTES: usize = 96;
 
 /// The value of `format` in the metadata, and its version.
 pub const NPZ_FORMAT: &str = "jungle-zero training positions";
-/// Bumped when an array changes meaning.
-pub const NPZ_FORMAT_VERSION: u32 = 1;
+/// Bumped when an array changes meaning (2: `value_target` and
+/// `full_search`; rows of cheap searches with `all_positions`).
+pub const NPZ_FORMAT_VERSION: u32 = 2;
 
 /// How to export.
 #[derive(Clone, Debug)]
@@ -34,6 +37,13 @@ pub struct NpzOptions {
     pub mirror: bool,
     /// Deflate the arrays (smaller, slower to write and to load).
     pub compress: bool,
+    /// Every searched position, the cheap searches of playout-cap
+    /// randomisation too (no policy target: zeros), not only the full
+    /// searches the trainer takes.
+    pub all_positions: bool,
+    /// How `value_target` is made (the trainer's `value_td_lambda` and
+    /// `value_search_weight`).
+    pub value_targets: ValueTargets,
 }
 
 /// What an export wrote.
@@ -85,6 +95,8 @@ struct Columns {
     policy: Vec<f32>,
     legal: Vec<bool>,
     wdl: Vec<f32>,
+    value_target: Vec<f32>,
+    full_search: Vec<bool>,
     plies_left: Vec<u32>,
     search_value: Vec<f32>,
     search_draw: Vec<f32>,
@@ -116,19 +128,25 @@ pub fn export_npz(
                 game: index,
                 source,
             };
-            let positions = game_positions(record, &shard.rules).map_err(bad)?;
+            let keep = |m: &MoveRecord| match options.all_positions {
+                true => is_searched_move(m),
+                false => is_training_move(m),
+            };
+            let positions = game_positions_where(record, &shard.rules, options.value_targets, keep)
+                .map_err(bad)?;
             // The legal moves and plies of the same positions, in the same
-            // order (game_positions has verified the game).
+            // order (game_positions_where has verified the game).
             let mut legal = Vec::with_capacity(positions.len());
             replay_game(record, &shard.rules, |ply, game, m| {
-                if is_training_move(m) {
-                    legal.push((ply, game.legal_moves()));
+                if keep(m) {
+                    legal.push((ply, m.full_search, game.legal_moves()));
                 }
                 Ok(())
             })
             .map_err(bad)?;
-            for (p, (ply, moves)) in positions.iter().zip(legal) {
+            for (p, (ply, full_search, moves)) in positions.iter().zip(legal) {
                 let mover = p.position.side_to_move();
+                let result = result_for(record, mover);
                 for mirrored in [false, true] {
                     if mirrored && !options.mirror {
                         continue;
@@ -142,7 +160,9 @@ pub fn export_npz(
                     columns.planes.extend_from_slice(&sample.planes);
                     columns.policy.extend_from_slice(&sample.policy);
                     columns.legal.extend_from_slice(&mask);
-                    columns.wdl.extend_from_slice(&p.wdl);
+                    columns.wdl.extend_from_slice(&result);
+                    columns.value_target.extend_from_slice(&p.wdl);
+                    columns.full_search.push(full_search);
                     columns.plies_left.push((record.moves.len() - ply) as u32);
                     columns.search_value.push(p.search_value);
                     columns.search_draw.push(p.search_draw);
@@ -196,6 +216,20 @@ pub fn export_npz(
     })
 }
 
+/// `x` as the f64 of its shortest decimal form (0.9, not 0.8999999761581421).
+pub fn shortest(x: f32) -> f64 {
+    x.to_string().parse().unwrap_or(f64::from(x))
+}
+
+/// The game's result for `mover`: win, draw, loss.
+fn result_for(record: &GameRecord, mover: jungle_rules::Side) -> [f32; 3] {
+    match record.winner {
+        Some(w) if w == mover => [1.0, 0.0, 0.0],
+        Some(_) => [0.0, 0.0, 1.0],
+        None => [0.0, 1.0, 0.0],
+    }
+}
+
 /// The `metadata` array's JSON: what the arrays hold and how they were made.
 fn metadata(options: &NpzOptions, rules: &Rules, rows: usize, games: usize) -> String {
     let e = options.encoding;
@@ -208,11 +242,16 @@ fn metadata(options: &NpzOptions, rules: &Rules, rows: usize, games: usize) -> S
         "planes": e.plane_names(),
         "rules": rules.to_toml(),
         "mirrored_copies": options.mirror,
+        "all_positions": options.all_positions,
+        "value_td_lambda": shortest(options.value_targets.td_lambda),
+        "value_search_weight": shortest(options.value_targets.search_weight),
         "arrays": {
             "planes": "[N, planes, 9, 7] f32: the network's input, from the side to move's view",
-            "policy": "[N, 252] f32: the search's target over the policy slots, summing to 1",
+            "policy": "[N, 252] f32: the search's target over the policy slots, summing to 1 (all zeros on a row of a cheap search)",
             "legal": "[N, 252] bool: the slots of the legal moves",
             "wdl": "[N, 3] f32: the game's result for the side to move (win, draw, loss)",
+            "value_target": "[N, 3] f32: the trainer's value target for the side to move: the TD(lambda) return over the searches' win/draw/loss (value_td_lambda; 1 is the result), with value_search_weight of the position's own search mixed in",
+            "full_search": "[N] bool: a full search (a policy target); false: a cheap search (all_positions only)",
             "plies_left": "[N] u32: plies from this position to the end of the game",
             "search_value": "[N] f32: the search's root value for the side to move, in [-1, 1]",
             "search_draw": "[N] f32: the search's draw probability at the root (0 where the shard did not keep it)",
@@ -251,6 +290,9 @@ fn write_arrays(
     add_matrix(&mut npz, "policy", n, c.policy)?;
     add_matrix(&mut npz, "legal", n, c.legal)?;
     add_matrix(&mut npz, "wdl", n, c.wdl)?;
+    add_matrix(&mut npz, "value_target", n, c.value_target)?;
+    npz.add_array("full_search", &Array1::from(c.full_search))
+        .map_err(npz_error)?;
     npz.add_array("plies_left", &Array1::from(c.plies_left))
         .map_err(npz_error)?;
     npz.add_array("search_value", &Array1::from(c.search_value))

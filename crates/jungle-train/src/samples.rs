@@ -216,6 +216,17 @@ pub fn game_positions_with(
     rules: &Rules,
     targets: ValueTargets,
 ) -> Result<Vec<TrainingPosition>, BadGame> {
+    game_positions_where(record, rules, targets, is_training_move)
+}
+
+/// [`game_positions_with`] over the positions whose move `keep` takes
+/// (a position without a search target has an empty `target`).
+pub fn game_positions_where(
+    record: &GameRecord,
+    rules: &Rules,
+    targets: ValueTargets,
+    keep: impl Fn(&MoveRecord) -> bool,
+) -> Result<Vec<TrainingPosition>, BadGame> {
     // Targets are read from disk: a move that is not legal there, or a
     // probability that is not one, would panic or poison the loss below.
     verify_game(record, rules)?;
@@ -226,7 +237,7 @@ pub fn game_positions_with(
     let mut out = Vec::new();
     let end = replay_game(record, rules, |ply, game, m| {
         positions.push(*game.position());
-        if is_training_move(m) {
+        if keep(m) {
             let position = positions[ply];
             let mover = position.side_to_move();
             let target = m
@@ -279,6 +290,14 @@ pub fn game_positions_with(
 /// target), as [`game_positions`] takes them.
 pub fn is_training_move(m: &MoveRecord) -> bool {
     m.full_search && !m.target.is_empty()
+}
+
+/// Whether a replayed move was chosen by a search, full or cheap (a random
+/// opening ply was not). Shards of format versions 1 and 2 cannot tell a
+/// cheap search from an opening ply: their cheap searches read as not
+/// searched.
+pub fn is_searched_move(m: &MoveRecord) -> bool {
+    m.full_search || m.root_draw.is_some()
 }
 
 /// Every sample of a game in `encoding`: each full-search position, and

@@ -7,8 +7,9 @@ use indicatif::{ProgressBar, ProgressStyle};
 use jungle_net::encoding::Encoding;
 use jungle_selfplay::shard_files_within;
 use jungle_train::config::TrainConfig;
-use jungle_train::npz::{export_npz, NpzOptions};
+use jungle_train::npz::{export_npz, shortest, NpzOptions};
 use jungle_train::run::{read_state, RunPaths};
+use jungle_train::samples::ValueTargets;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -36,6 +37,16 @@ pub struct ExportArgs {
     /// Deflate the arrays (several times smaller, slower to write and load).
     #[arg(long)]
     compress: bool,
+    /// Every searched position, the cheap searches of playout-cap
+    /// randomisation too (their policy rows are zeros, `full_search`
+    /// false), not only the full searches the trainer takes.
+    #[arg(long)]
+    all_positions: bool,
+    /// lambda of `value_target`'s TD(lambda) return (1: the game's result).
+    /// Default: the run's `train.value_td_lambda` (ROOT/data/RUN reads
+    /// ROOT/checkpoints/RUN/state.json), else the default config's.
+    #[arg(long, value_name = "LAMBDA")]
+    td_lambda: Option<f64>,
     /// Print one JSON object instead of the text summary.
     #[arg(long)]
     json: bool,
@@ -44,6 +55,7 @@ pub struct ExportArgs {
 /// Runs `jungle shards export`.
 pub fn run_export(args: &ExportArgs) -> Result<()> {
     let (encoding, whose) = chosen_encoding(args)?;
+    let value_targets = chosen_value_targets(args)?;
     let files = shard_files_within(&args.dir)?;
     if files.is_empty() {
         bail!("{}: no shard-*.bin files here or below", args.dir.display());
@@ -52,6 +64,8 @@ pub fn run_export(args: &ExportArgs) -> Result<()> {
         encoding,
         mirror: args.mirror,
         compress: args.compress,
+        all_positions: args.all_positions,
+        value_targets,
     };
     let bar = ProgressBar::new(files.len() as u64);
     bar.set_style(
@@ -80,6 +94,8 @@ pub fn run_export(args: &ExportArgs) -> Result<()> {
                 "encoding": encoding.version(),
                 "encoding_of": whose,
                 "mirror": args.mirror,
+                "all_positions": args.all_positions,
+                "value_td_lambda": shortest(value_targets.td_lambda),
                 "seconds": seconds,
                 "rows_per_second": rows_per_second,
             })
@@ -100,7 +116,15 @@ pub fn run_export(args: &ExportArgs) -> Result<()> {
             encoding.planes(),
             summary.bytes as f64 / 1e6,
         );
-        println!("  {seconds:.1} s, {rows_per_second:.0} rows/s; load it with numpy.load (docs/guide/python.md)");
+        println!(
+            "  value targets: TD(lambda = {}){}; {seconds:.1} s, {rows_per_second:.0} rows/s; load it with numpy.load (docs/guide/python.md)",
+            value_targets.td_lambda,
+            if value_targets.search_weight > 0.0 {
+                format!(", search weight {}", value_targets.search_weight)
+            } else {
+                String::new()
+            },
+        );
     }
     Ok(())
 }
@@ -126,17 +150,38 @@ fn chosen_encoding(args: &ExportArgs) -> Result<(Encoding, String)> {
             format!("the network of {}", checkpoint.display()),
         ));
     }
-    if let Some((root, name)) = run_of(&args.dir) {
+    let (config, whose) = run_config(&args.dir)?;
+    Ok((config.net.encoding(), format!("{whose}'s network")))
+}
+
+/// The value targets to write: `--td-lambda` over the run's (or the
+/// default config's) `value_td_lambda` and `value_search_weight`.
+fn chosen_value_targets(args: &ExportArgs) -> Result<ValueTargets> {
+    let (config, _) = run_config(&args.dir)?;
+    let td_lambda = args.td_lambda.unwrap_or(config.train.value_td_lambda);
+    if !(0.0..=1.0).contains(&td_lambda) {
+        bail!("--td-lambda {td_lambda}: expected a number from 0 to 1");
+    }
+    Ok(ValueTargets {
+        td_lambda: td_lambda as f32,
+        search_weight: config.train.value_search_weight as f32,
+    })
+}
+
+/// The config of the run whose shards `dir` holds (`ROOT/data/RUN` with a
+/// `ROOT/checkpoints/RUN/state.json`), else the default config, and whose
+/// it is.
+fn run_config(dir: &std::path::Path) -> Result<(TrainConfig, String)> {
+    if let Some((root, name)) = run_of(dir) {
         let paths = RunPaths::new(&root, &name);
         if paths.checkpoints.join("state.json").is_file() {
             let state = read_state(&paths)?;
-            return Ok((state.config.net.encoding(), format!("run {name}'s network")));
+            return Ok((state.config, format!("run {name}")));
         }
     }
-    let config = TrainConfig::load(None, &[])?;
     Ok((
-        config.net.encoding(),
-        "the default config's network".to_string(),
+        TrainConfig::load(None, &[])?,
+        "the default config".to_string(),
     ))
 }
 
