@@ -29,6 +29,8 @@ enum Command {
     Analyze(commands::analyze::AnalyzeArgs),
     /// A round robin or gauntlet among players: matches.jsonl, Elo with intervals, crosstable; --sprt for two.
     Tournament(commands::tournament::TournamentArgs),
+    /// Recorded games (arena --record, variants, matches.jsonl) as text to read and replay: tags, numbered moves, result, final board.
+    Games(commands::games::GamesArgs),
     /// Speed: move generation, search and alpha-beta on one thread; `bench net`, `bench selfplay` and `bench store` for the network, self-play and a store's intake.
     Bench(commands::bench::BenchArgs),
     /// Network utilities: a fresh checkpoint (`net init`), an ONNX file (`net onnx`), an average of a run's checkpoints (`net average`).
@@ -80,6 +82,7 @@ fn dispatch(command: Command) -> anyhow::Result<()> {
         Command::Arena(args) => commands::arena::run(&args),
         Command::Analyze(args) => commands::analyze::run(&args),
         Command::Tournament(args) => commands::tournament::run(&args),
+        Command::Games(args) => commands::games::run(&args),
         Command::Bench(args) => commands::bench::run(&args),
         Command::Net(args) => commands::net::run(&args),
         Command::Selfplay(args) => commands::selfplay::run(&args),

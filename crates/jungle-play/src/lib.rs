@@ -23,6 +23,7 @@ mod alphabeta;
 pub mod analysis;
 pub mod arena;
 pub mod elo;
+pub mod game_record;
 mod greedy;
 pub mod jcei;
 pub mod line_reader;

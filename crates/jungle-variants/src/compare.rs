@@ -6,7 +6,7 @@ use crate::variant::{baseline_index, Variant};
 use jungle_play::arena::{play_out, GameEnd};
 use jungle_play::opening::derive_seed;
 use jungle_play::PlayerFactory;
-use jungle_rules::Side;
+use jungle_rules::{Move, Side};
 use rayon::prelude::*;
 
 /// Settings of a comparison.
@@ -51,6 +51,8 @@ pub struct VariantGame {
     pub result: GameEnd,
     /// Plies played, opening included.
     pub plies: u32,
+    /// Every move from the rule set's start, the opening included.
+    pub moves: Vec<Move>,
     /// Whether its rules differed from the baseline's in its positions
     /// ([`crate::live`]).
     pub switch: SwitchActivity,
@@ -69,6 +71,15 @@ impl VariantGame {
             self.first_score()
         } else {
             1.0 - self.first_score()
+        }
+    }
+
+    /// The seat the player (not the opponent) had.
+    pub fn player_seat(&self) -> Side {
+        if self.player_first {
+            self.first_mover
+        } else {
+            self.first_mover.opponent()
         }
     }
 
@@ -112,6 +123,7 @@ fn play_one(
         player_first,
         result,
         plies: game.moves().len() as u32,
+        moves: game.moves().to_vec(),
         switch: switch_activity(
             &game,
             &variants[baseline_index(variants)].rules,

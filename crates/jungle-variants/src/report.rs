@@ -438,6 +438,7 @@ mod tests {
                 forfeit: None,
             },
             plies: 40,
+            moves: Vec::new(),
             switch: SwitchActivity {
                 live,
                 live_positions: live as u32,

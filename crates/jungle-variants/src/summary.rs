@@ -210,6 +210,7 @@ mod tests {
                 forfeit: None,
             },
             plies,
+            moves: Vec::new(),
             switch: SwitchActivity {
                 live: index.is_multiple_of(2),
                 live_positions: index.is_multiple_of(2) as u32,

@@ -6,7 +6,7 @@ use anyhow::{Context, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use jungle_play::arena::{run_match, MatchGame, MatchSummary};
-use jungle_rules::{moves_text, Side};
+use jungle_play::game_record::PlayedGame;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Instant;
@@ -28,8 +28,9 @@ pub struct ArenaArgs {
     /// Print one JSON object instead of text.
     #[arg(long)]
     json: bool,
-    /// Also write every game (seats, result, end reason, moves) to this
-    /// file, one JSON object per line.
+    /// Also write every game (seats, result, end reason, rule set, moves)
+    /// to this file, one JSON object per line (`jungle games FILE` shows
+    /// them as text).
     #[arg(long)]
     record: Option<PathBuf>,
     /// Where `net:` players' networks run.
@@ -78,7 +79,7 @@ pub fn run(args: &ArenaArgs) -> Result<()> {
     bar.finish_and_clear();
     let summary = MatchSummary::new(&args.a, &args.b, &records);
     if let Some(path) = &args.record {
-        write_record(path, &args.a, &args.b, &records)?;
+        write_record(path, &args.a, &args.b, &args.games_args.variant, &records)?;
     }
     if args.json {
         println!("{}", serde_json::to_string(&summary)?);
@@ -92,25 +93,23 @@ pub fn run(args: &ArenaArgs) -> Result<()> {
     Ok(())
 }
 
-/// Writes one JSON line per game to `path`, atomically.
-fn write_record(path: &Path, a: &str, b: &str, records: &[MatchGame]) -> Result<()> {
+/// Writes one JSON line per game to `path`, atomically
+/// ([`PlayedGame::to_json`] and each side's thinking time).
+fn write_record(path: &Path, a: &str, b: &str, variant: &str, records: &[MatchGame]) -> Result<()> {
     let mut text = String::new();
     for r in records {
-        let (south, north) = match r.a_side {
-            Side::South => (a, b),
-            Side::North => (b, a),
-        };
-        let line = serde_json::json!({
-            "game": r.index,
-            "south": south,
-            "north": north,
-            "score_a": r.score_for_a(),
-            "reason": r.reason_name(),
-            "plies": r.plies,
-            "a_seconds": r.a_time().seconds,
-            "b_seconds": r.b_time().seconds,
-            "moves": moves_text(&r.moves),
-        });
+        let mut line = PlayedGame {
+            index: r.index,
+            a,
+            b,
+            a_seat: r.a_side,
+            end: &r.result,
+            moves: &r.moves,
+            variant,
+        }
+        .to_json();
+        line["a_seconds"] = r.a_time().seconds.into();
+        line["b_seconds"] = r.b_time().seconds.into();
         text.push_str(&line.to_string());
         text.push('\n');
     }

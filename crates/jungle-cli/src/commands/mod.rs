@@ -8,6 +8,7 @@ pub mod bench_selfplay;
 pub mod bench_store;
 pub mod engine;
 pub mod export;
+pub mod games;
 pub mod ladder;
 pub mod net;
 pub mod perft;

@@ -6,6 +6,7 @@ use super::untrained::untrained_rule_sets;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use jungle_play::game_record::PlayedGame;
 use jungle_variants::report::{switch_notes, text_table, write_reports};
 use jungle_variants::{compare, resolve_variants, summarize, CompareConfig};
 use std::path::PathBuf;
@@ -51,6 +52,37 @@ pub struct VariantsArgs {
     /// Where `net:` players' networks run.
     #[command(flatten)]
     device: DeviceArgs,
+}
+
+/// Every game of a comparison, one JSON line each, in `--out`.
+const GAMES_FILE: &str = "variants-games.jsonl";
+
+/// Writes every game as a JSON line ([`PlayedGame::to_json`]): the player
+/// is `a`, the opponent (the player again in self-play) `b`.
+fn write_games(
+    path: &std::path::Path,
+    args: &VariantsArgs,
+    variants: &[jungle_variants::Variant],
+    games: &[jungle_variants::VariantGame],
+) -> Result<()> {
+    let opponent = args.opponent.as_deref().unwrap_or(&args.player);
+    let mut text = String::new();
+    for g in games {
+        let line = PlayedGame {
+            index: g.index,
+            a: &args.player,
+            b: opponent,
+            a_seat: g.player_seat(),
+            end: &g.result,
+            moves: &g.moves,
+            variant: &variants[g.variant].name,
+        }
+        .to_json();
+        text.push_str(&line.to_string());
+        text.push('\n');
+    }
+    jungle_files::write_atomically(path, text.as_bytes())
+        .with_context(|| format!("writing {}", path.display()))
 }
 
 /// Runs `jungle variants`.
@@ -140,6 +172,8 @@ pub fn run(args: &VariantsArgs) -> Result<()> {
         title.push_str(&format!(" (UNTRAINED: {})", untrained.join("; ")));
     }
     write_reports(&args.out, &summaries, &title)?;
+    let record = args.out.join(GAMES_FILE);
+    write_games(&record, args, &variants, &games)?;
     if args.json {
         println!("{}", jungle_variants::report::json(&summaries));
     } else {
@@ -155,7 +189,7 @@ pub fn run(args: &VariantsArgs) -> Result<()> {
             println!("{note}");
         }
         println!(
-            "{} games in {:.1} s; wrote variants.csv, variants.md, variants.json, variants.png/svg, variants-length.png/svg in {}",
+            "{} games in {:.1} s; wrote variants.csv, variants.md, variants.json, variants.png/svg, variants-length.png/svg and every game ({GAMES_FILE}; `jungle games` shows them) in {}",
             games.len(),
             started.elapsed().as_secs_f64(),
             args.out.display()
