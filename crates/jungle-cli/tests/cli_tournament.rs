@@ -158,6 +158,55 @@ fn a_gauntlet_and_an_sprt() {
 }
 
 #[test]
+fn decided_games_are_adjudicated_and_the_folder_keeps_the_rule() {
+    let dir = temp_dir("tournament-adjudicated");
+    let out = dir.to_str().unwrap();
+    let args = |material: &'static str| {
+        vec![
+            "tournament",
+            "--players",
+            "greedy,random",
+            "--games",
+            "8",
+            "--adjudicate-material",
+            material,
+            "--adjudicate-solver",
+            "2",
+            "--out",
+            out,
+        ]
+    };
+    let (ok, _, stderr) = jungle(&args("1000:6"));
+    assert!(ok, "{stderr}");
+    let text = std::fs::read_to_string(dir.join("matches.jsonl")).unwrap();
+    let games: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(games.len(), 8);
+    let adjudicated: Vec<_> = games
+        .iter()
+        .filter(|g| g["reason"].as_str().unwrap().starts_with("adjudicated_"))
+        .collect();
+    // Greedy against random gets 1000 points of material ahead in most games.
+    assert!(adjudicated.len() >= 4, "{text}");
+    for g in &adjudicated {
+        // An adjudicated game is decided: a win or a loss, never a draw, and
+        // its game is not over by the rules (`jungle games` replays it).
+        assert_ne!(g["score_a"], 0.5, "{g}");
+    }
+    let (ok, shown, stderr) = jungle(&["games", dir.join("matches.jsonl").to_str().unwrap()]);
+    assert!(ok && shown.contains("(adjudicated_"), "{stderr}");
+    // Going on with another rule is refused: the games would not compare.
+    let (ok, _, stderr) = jungle(&args("800:6"));
+    assert!(
+        !ok && stderr.contains("--adjudicate-solver or --adjudicate-material"),
+        "{stderr}"
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
 fn bad_arguments_are_refused_with_the_flag_named() {
     for (args, expected) in [
         (vec!["--players", "random"], "at least two"),
@@ -175,6 +224,19 @@ fn bad_arguments_are_refused_with_the_flag_named() {
             "ELO0 < ELO1",
         ),
         (vec!["--players", "random,alphabeta:0"], "alphabeta:0"),
+        (
+            vec![
+                "--players",
+                "random,greedy",
+                "--adjudicate-material",
+                "1000",
+            ],
+            "--adjudicate-material 1000: expected POINTS:PLIES",
+        ),
+        (
+            vec!["--players", "random,greedy", "--adjudicate-material", "0:5"],
+            "two whole numbers above 0",
+        ),
     ] {
         let mut all = vec!["tournament"];
         all.extend(args);

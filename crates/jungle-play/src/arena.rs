@@ -2,6 +2,7 @@
 //! alternating, openings randomised in pairs so both players get each
 //! opening from both seats.
 
+use crate::adjudication::{Adjudicated, Adjudication, Adjudicator};
 use crate::opening::{derive_seed, random_opening};
 use crate::player::Player;
 use crate::spec::PlayerFactory;
@@ -36,6 +37,8 @@ pub struct ArenaConfig {
     /// pair `p` plays opening `p` (in turn, from the first again when they
     /// run out), with seats swapped.
     pub openings: Option<Arc<Vec<Vec<Move>>>>,
+    /// Which games are ended early as decided (none by default).
+    pub adjudication: Adjudication,
 }
 
 impl ArenaConfig {
@@ -49,6 +52,7 @@ impl ArenaConfig {
             first_game: 0,
             max_plies: 2000,
             openings: None,
+            adjudication: Adjudication::default(),
         }
     }
 }
@@ -70,12 +74,17 @@ pub struct GameEnd {
     pub outcome: Option<Outcome>,
     /// Set when a player gave the game up.
     pub forfeit: Option<Forfeit>,
+    /// Set when the game was ended early as decided ([`Adjudication`]).
+    pub adjudicated: Option<Adjudicated>,
 }
 
 impl GameEnd {
     /// The score of `side`: 1, 0.5 or 0 (a stopped game is a draw, a
     /// forfeit a loss for the side that gave up).
     pub fn score_for(&self, side: Side) -> f64 {
+        if let Some(a) = self.adjudicated {
+            return if a.winner == side { 1.0 } else { 0.0 };
+        }
         match (&self.forfeit, self.outcome) {
             (Some(f), _) => {
                 if f.side == side {
@@ -89,9 +98,13 @@ impl GameEnd {
         }
     }
 
-    /// The end reason's name: a rule's (`den`, ...), `forfeit`, or
-    /// `ply_cap` for a stopped game.
+    /// The end reason's name: a rule's (`den`, ...), `forfeit`,
+    /// `adjudicated_solver` or `adjudicated_material`, or `ply_cap` for a
+    /// stopped game.
     pub fn reason_name(&self) -> &'static str {
+        if let Some(a) = self.adjudicated {
+            return a.rule.reason_name();
+        }
         match (&self.forfeit, self.outcome) {
             (Some(_), _) => "forfeit",
             (None, Some(o)) => o.reason.name(),
@@ -162,13 +175,34 @@ impl MatchGame {
 /// Also returns the wall-clock time each side spent choosing (by
 /// [`Side::index`]).
 pub fn play_out(
-    mut game: Game,
+    game: Game,
     south: &mut dyn Player,
     north: &mut dyn Player,
     max_plies: u32,
 ) -> (Game, GameEnd, [ThinkTime; 2]) {
+    play_out_adjudicated(game, south, north, max_plies, Adjudication::default())
+}
+
+/// [`play_out`], ending the game early when `adjudication` finds it decided
+/// (asked before every move).
+pub fn play_out_adjudicated(
+    mut game: Game,
+    south: &mut dyn Player,
+    north: &mut dyn Player,
+    max_plies: u32,
+    adjudication: Adjudication,
+) -> (Game, GameEnd, [ThinkTime; 2]) {
     let mut times = [ThinkTime::default(); 2];
+    let mut adjudicator = Adjudicator::new(adjudication);
     while !game.is_over() && (game.moves().len() as u32) < max_plies {
+        if let Some(adjudicated) = adjudicator.check(&game) {
+            let end = GameEnd {
+                outcome: None,
+                forfeit: None,
+                adjudicated: Some(adjudicated),
+            };
+            return (game, end, times);
+        }
         let side = game.position().side_to_move();
         let player: &mut dyn Player = match side {
             Side::South => &mut *south,
@@ -191,6 +225,7 @@ pub fn play_out(
                 GameEnd {
                     outcome: None,
                     forfeit,
+                    adjudicated: None,
                 },
                 times,
             );
@@ -202,6 +237,7 @@ pub fn play_out(
         GameEnd {
             outcome,
             forfeit: None,
+            adjudicated: None,
         },
         times,
     )
@@ -237,8 +273,20 @@ pub fn play_match_game(
     let mut pa = a.build(&cfg.rules, derive_seed(cfg.seed, index as u64, 1));
     let mut pb = b.build(&cfg.rules, derive_seed(cfg.seed, index as u64, 2));
     let (game, result, times) = match a_side {
-        Side::South => play_out(start, pa.as_mut(), pb.as_mut(), cfg.max_plies),
-        Side::North => play_out(start, pb.as_mut(), pa.as_mut(), cfg.max_plies),
+        Side::South => play_out_adjudicated(
+            start,
+            pa.as_mut(),
+            pb.as_mut(),
+            cfg.max_plies,
+            cfg.adjudication,
+        ),
+        Side::North => play_out_adjudicated(
+            start,
+            pb.as_mut(),
+            pa.as_mut(),
+            cfg.max_plies,
+            cfg.adjudication,
+        ),
     };
     MatchGame {
         index,

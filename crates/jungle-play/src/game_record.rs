@@ -268,6 +268,7 @@ mod tests {
                 reason: EndReason::Den,
             }),
             forfeit: None,
+            adjudicated: None,
         };
         let played = PlayedGame {
             index: 3,

@@ -19,6 +19,7 @@
 
 #![warn(missing_docs)]
 
+pub mod adjudication;
 mod alphabeta;
 pub mod analysis;
 pub mod arena;

@@ -436,6 +436,7 @@ mod tests {
                     reason: EndReason::Repetition,
                 }),
                 forfeit: None,
+                adjudicated: None,
             },
             plies: 40,
             moves: Vec::new(),

@@ -208,6 +208,7 @@ mod tests {
                     },
                 }),
                 forfeit: None,
+                adjudicated: None,
             },
             plies,
             moves: Vec::new(),

@@ -1,9 +1,10 @@
 //! Pieces several subcommands use: loading a rule set, a position, a
 //! player, and `--device`.
 
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 use clap::Args;
 use jungle_net::{Compute, DeviceChoice};
+use jungle_play::adjudication::Adjudication;
 use jungle_play::arena::ArenaConfig;
 use jungle_play::opening::read_openings;
 use jungle_play::PlayerFactory;
@@ -73,6 +74,15 @@ pub struct MatchArgs {
     /// plays the next one with seats swapped.
     #[arg(long, conflicts_with = "opening_plies")]
     pub openings: Option<PathBuf>,
+    /// End a game as a win for the side to move when the forced-win search
+    /// proves one within MOVES of its own moves (off by default).
+    #[arg(long, value_name = "MOVES")]
+    pub adjudicate_solver: Option<u32>,
+    /// End a game as a win for a side that has led by at least POINTS of
+    /// material (a rat 350, a cat 200, an elephant 1000) for PLIES plies in
+    /// a row, e.g. `1000:20` (off by default).
+    #[arg(long, value_name = "POINTS:PLIES")]
+    pub adjudicate_material: Option<String>,
 }
 
 impl MatchArgs {
@@ -94,6 +104,30 @@ impl MatchArgs {
         let mut cfg = ArenaConfig::new(rules, games, self.seed);
         cfg.opening_plies = self.opening_plies;
         cfg.openings = openings;
+        cfg.adjudication = self.adjudication()?;
         Ok(cfg)
+    }
+
+    /// `--adjudicate-solver` and `--adjudicate-material`.
+    fn adjudication(&self) -> Result<Adjudication> {
+        let mut rules = Adjudication {
+            solver_moves: self.adjudicate_solver.unwrap_or(0),
+            ..Adjudication::default()
+        };
+        if let Some(text) = &self.adjudicate_material {
+            let parsed = text.split_once(':').and_then(|(points, plies)| {
+                Some((points.parse::<i32>().ok()?, plies.parse::<u32>().ok()?))
+            });
+            match parsed {
+                Some((points, plies)) if points > 0 && plies > 0 => {
+                    rules.material_margin = points;
+                    rules.material_plies = plies;
+                }
+                _ => bail!(
+                    "--adjudicate-material {text}: expected POINTS:PLIES, two whole numbers above 0 (e.g. 1000:20)"
+                ),
+            }
+        }
+        Ok(rules)
     }
 }

@@ -7,6 +7,7 @@ use super::untrained::warn_untrained;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use jungle_play::adjudication::Adjudication;
 use jungle_play::arena::{run_match, ArenaConfig, MatchGame};
 use jungle_play::elo::{fit_elo, RatedGame};
 use jungle_play::sprt::{Sprt, SprtVerdict};
@@ -68,6 +69,9 @@ struct Conditions {
     /// openings).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     openings: Option<Vec<String>>,
+    /// Which games were ended early (none in folders from before it).
+    #[serde(default)]
+    adjudication: Adjudication,
 }
 
 impl Conditions {
@@ -81,6 +85,7 @@ impl Conditions {
             seed: cfg.seed,
             opening_plies: cfg.opening_plies,
             openings,
+            adjudication: cfg.adjudication,
         }
     }
 
@@ -109,6 +114,9 @@ impl Conditions {
             }
             if kept.openings != self.openings {
                 differ.push("--openings (another set of openings)".to_string());
+            }
+            if kept.adjudication != self.adjudication {
+                differ.push("--adjudicate-solver or --adjudicate-material".to_string());
             }
             if !differ.is_empty() {
                 bail!(
