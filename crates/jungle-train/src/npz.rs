@@ -4,12 +4,12 @@
 //! `docs/guide/python.md`.
 
 use crate::samples::{
-    game_positions_where, is_searched_move, is_training_move, replay_game, ValueTargets,
+    game_positions_where, is_searched_move, is_training_move, replay_game, result_wdl, ValueTargets,
 };
 use jungle_net::encoding::{move_slot, Encoding, POLICY_SLOTS};
 use jungle_net::SURVIVAL_OUTPUTS;
 use jungle_rules::Rules;
-use jungle_selfplay::{read_shard, BadGame, GameRecord, MoveRecord, ShardError};
+use jungle_selfplay::{read_shard, BadGame, MoveRecord, ShardError};
 use ndarray::{Array1, Array2, Array4, ArrayD, IxDyn};
 use ndarray_npy::{NpzWriter, WritableElement, WriteNpzError};
 use std::fs::File;
@@ -146,7 +146,7 @@ pub fn export_npz(
             .map_err(bad)?;
             for (p, (ply, full_search, moves)) in positions.iter().zip(legal) {
                 let mover = p.position.side_to_move();
-                let result = result_for(record, mover);
+                let result = result_wdl(record.winner, mover);
                 for mirrored in [false, true] {
                     if mirrored && !options.mirror {
                         continue;
@@ -219,15 +219,6 @@ pub fn export_npz(
 /// `x` as the f64 of its shortest decimal form (0.9, not 0.8999999761581421).
 pub fn shortest(x: f32) -> f64 {
     x.to_string().parse().unwrap_or(f64::from(x))
-}
-
-/// The game's result for `mover`: win, draw, loss.
-fn result_for(record: &GameRecord, mover: jungle_rules::Side) -> [f32; 3] {
-    match record.winner {
-        Some(w) if w == mover => [1.0, 0.0, 0.0],
-        Some(_) => [0.0, 0.0, 1.0],
-        None => [0.0, 1.0, 0.0],
-    }
 }
 
 /// The `metadata` array's JSON: what the arrays hold and how they were made.

@@ -159,6 +159,16 @@ impl Default for ValueTargets {
     }
 }
 
+/// A game's result for `side` as win/draw/loss: one-hot (`winner` `None`
+/// for a draw).
+pub fn result_wdl(winner: Option<Side>, side: Side) -> [f32; 3] {
+    match winner {
+        Some(w) if w == side => [1.0, 0.0, 0.0],
+        Some(_) => [0.0, 0.0, 1.0],
+        None => [0.0, 1.0, 0.0],
+    }
+}
+
 /// `wdl` from the other side's point of view.
 fn flipped(wdl: [f32; 3]) -> [f32; 3] {
     [wdl[2], wdl[1], wdl[0]]
@@ -179,11 +189,7 @@ pub fn td_returns(record: &GameRecord, first_mover: Side, lambda: f32) -> Vec<[f
     } else {
         first_mover.opponent()
     };
-    let mut g = match record.winner {
-        Some(w) if w == last_mover => [1.0, 0.0, 0.0],
-        Some(_) => [0.0, 0.0, 1.0],
-        None => [0.0, 1.0, 0.0],
-    };
+    let mut g = result_wdl(record.winner, last_mover);
     let mut returns = vec![[0.0; 3]; plies];
     for t in (0..plies).rev() {
         let next = if t + 1 < plies {
@@ -255,11 +261,7 @@ pub fn game_positions_where(
                     position,
                     repetitions: game.repetition_count(),
                     target,
-                    wdl: match record.winner {
-                        Some(w) if w == mover => [1.0, 0.0, 0.0],
-                        Some(_) => [0.0, 0.0, 1.0],
-                        None => [0.0, 1.0, 0.0],
-                    },
+                    wdl: result_wdl(record.winner, mover),
                     search_value: m.root_value,
                     search_draw: m.root_draw.unwrap_or(0.0),
                     surprise: m.surprise,
