@@ -4,7 +4,9 @@
 //!
 //! - [`protocol`]: JCEI, the UCI-like text protocol of the jungine engine
 //!   (`jcei`, `isready`, `position`, `go`, `stop`, `quit`, `d`, `perft`,
-//!   `setoption`), parsed into [`protocol::Command`]s;
+//!   `setoption`), parsed into [`protocol::Command`]s: the same types the
+//!   `jcei:` player in `jungle-play` writes its commands with
+//!   (`jungle_play::jcei_protocol`);
 //! - [`engine`]: the engine, which answers JCEI on stdin/stdout with any
 //!   player: alpha-beta, a network's search, any player spec;
 //! - [`clock`]: the time manager (how long a `go` with clocks thinks);
@@ -17,5 +19,5 @@
 
 pub mod clock;
 pub mod engine;
-pub mod protocol;
+pub use jungle_play::jcei_protocol as protocol;
 pub mod think;

@@ -13,13 +13,14 @@
 //! answers nothing in time, names an illegal move or (with a clock) runs
 //! out of time forfeits the game, with the reason in the record.
 
+use crate::jcei_protocol::{Command, GoParams, Start};
 use crate::line_reader::read_bounded_line;
 use crate::player::{Decision, Player, PlayerError};
 use crate::spec::PlayerFactory;
 use jungle_rules::{Game, Rules};
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStdin, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
@@ -64,14 +65,22 @@ pub enum MoveBudget {
 
 impl MoveBudget {
     /// The `go` command for a move with `left_ms` on the clock.
-    fn go(&self, left_ms: u64) -> String {
-        match *self {
-            MoveBudget::MoveTime(ms) => format!("go movetime {ms}"),
-            MoveBudget::Nodes(n) => format!("go nodes {n}"),
-            MoveBudget::Clock { increment_ms, .. } => format!(
-                "go wtime {left_ms} btime {left_ms} winc {increment_ms} binc {increment_ms}"
-            ),
-        }
+    fn go(&self, left_ms: u64) -> Command {
+        Command::Go(match *self {
+            MoveBudget::MoveTime(ms) => GoParams {
+                movetime: Some(ms),
+                ..GoParams::default()
+            },
+            MoveBudget::Nodes(n) => GoParams {
+                nodes: Some(n),
+                ..GoParams::default()
+            },
+            MoveBudget::Clock { increment_ms, .. } => GoParams {
+                time: [Some(left_ms); 2],
+                increment: [increment_ms; 2],
+                ..GoParams::default()
+            },
+        })
     }
 
     /// How long the answer is waited for.
@@ -229,7 +238,7 @@ impl Connection {
     fn start(command: &str, rules: &Rules) -> Result<Connection, EngineError> {
         let mut words = command.split_whitespace();
         let program = words.next().unwrap_or_default();
-        let mut child = Command::new(program)
+        let mut child = std::process::Command::new(program)
             .args(words)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -259,7 +268,7 @@ impl Connection {
             lines,
             rules_file: None,
         };
-        c.send("jcei")?;
+        c.send(&Command::Jcei)?;
         c.wait_for("jceiok", HANDSHAKE)?;
         let variant = match Rules::preset_names().find(|n| Rules::preset(n).as_ref() == Some(rules))
         {
@@ -282,21 +291,25 @@ impl Connection {
                 name
             }
         };
-        c.send(&format!("setoption name Variant value {variant}"))?;
-        c.send("isready")?;
+        let choose = Command::SetOption {
+            name: "Variant".to_string(),
+            value: variant,
+        };
+        c.send(&choose)?;
+        c.send(&Command::IsReady)?;
         // An engine that refuses the rule set would play other rules.
         let answers = c.lines_until("readyok", HANDSHAKE)?;
         if let Some(error) = answers.iter().find(|l| l.starts_with("info string error")) {
             return Err(EngineError::Refused {
-                command: format!("setoption name Variant value {variant}"),
+                command: choose.to_string(),
                 answer: error.clone(),
             });
         }
         Ok(c)
     }
 
-    fn send(&mut self, line: &str) -> Result<(), EngineError> {
-        writeln!(self.stdin, "{line}")
+    fn send(&mut self, command: &Command) -> Result<(), EngineError> {
+        writeln!(self.stdin, "{command}")
             .and_then(|_| self.stdin.flush())
             .map_err(|_| EngineError::Exited { before: None })
     }
@@ -359,7 +372,7 @@ fn read_engine_line(input: &mut impl BufRead) -> Option<Result<String, EngineErr
 
 impl Drop for Connection {
     fn drop(&mut self) {
-        let _ = writeln!(self.stdin, "quit");
+        let _ = writeln!(self.stdin, "{}", Command::Quit);
         let _ = self.stdin.flush();
         std::thread::sleep(Duration::from_millis(20));
         let _ = self.child.kill();
@@ -385,12 +398,10 @@ impl JceiPlayer {
             self.connection = Some(Connection::start(&self.spec.command, &self.rules)?);
         }
         let c = self.connection.as_mut().expect("started");
-        let mut position = format!("position fen {}", game.start_position().to_fen());
-        if !game.moves().is_empty() {
-            position.push_str(" moves ");
-            position.push_str(&jungle_rules::moves_text(game.moves()));
-        }
-        c.send(&position)?;
+        c.send(&Command::Position {
+            start: Start::Fen(game.start_position().to_fen()),
+            moves: game.moves().iter().map(|m| m.to_string()).collect(),
+        })?;
         let budget = self.spec.budget;
         let left_ms = self.clock_ms;
         let asked = std::time::Instant::now();

@@ -27,6 +27,7 @@ pub mod elo;
 pub mod game_record;
 mod greedy;
 pub mod jcei;
+pub mod jcei_protocol;
 pub mod line_reader;
 mod net_player;
 pub mod opening;

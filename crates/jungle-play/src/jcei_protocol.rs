@@ -1,4 +1,7 @@
-//! JCEI commands (GUI -> engine), one per line.
+//! JCEI commands (GUI -> engine), one per line: parsed by the engine
+//! (`jungle engine`, [`parse`]) and written by the `jcei:` player
+//! ([`crate::jcei`], [`Command`]'s `Display`), so both sides speak one
+//! grammar: a written command parses back to itself.
 
 use std::fmt;
 
@@ -123,6 +126,63 @@ pub enum Command {
         /// Its value (may be empty).
         value: String,
     },
+}
+
+/// The canonical line of a command, without its line end: what [`parse`]
+/// reads back as the same command.
+impl fmt::Display for Command {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Command::Jcei => f.write_str("jcei"),
+            Command::IsReady => f.write_str("isready"),
+            Command::NewGame => f.write_str("jceinewgame"),
+            Command::Stop => f.write_str("stop"),
+            Command::Quit => f.write_str("quit"),
+            Command::Display => f.write_str("d"),
+            Command::Perft(depth) => write!(f, "perft {depth}"),
+            Command::Go(go) => write!(f, "go{go}"),
+            Command::Position { start, moves } => {
+                match start {
+                    Start::StartPos => f.write_str("position startpos")?,
+                    Start::Fen(fen) => write!(f, "position fen {fen}")?,
+                }
+                if !moves.is_empty() {
+                    write!(f, " moves {}", moves.join(" "))?;
+                }
+                Ok(())
+            }
+            Command::SetOption { name, value } if value.is_empty() => {
+                write!(f, "setoption name {name}")
+            }
+            Command::SetOption { name, value } => write!(f, "setoption name {name} value {value}"),
+        }
+    }
+}
+
+/// The limits of a `go`, each with a leading space (nothing for a `go`
+/// with none).
+impl fmt::Display for GoParams {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let numbers = [
+            ("nodes", self.nodes),
+            ("movetime", self.movetime),
+            ("depth", self.depth.map(u64::from)),
+            ("wtime", self.time[0]),
+            ("btime", self.time[1]),
+            ("winc", Some(self.increment[0]).filter(|&ms| ms > 0)),
+            ("binc", Some(self.increment[1]).filter(|&ms| ms > 0)),
+            ("movestogo", self.moves_to_go.map(u64::from)),
+        ];
+        for (key, value) in numbers {
+            if let Some(value) = value {
+                write!(f, " {key} {value}")?;
+            }
+        }
+        if self.infinite {
+            f.write_str(" infinite")?;
+        }
+        Ok(())
+    }
 }
 
 /// A line that is not a command this engine understands.
@@ -263,6 +323,61 @@ mod tests {
                 name: "Network".into(),
                 value: "/tmp/a b".into()
             })
+        );
+    }
+
+    #[test]
+    fn every_written_command_parses_back_to_itself() {
+        let commands = [
+            Command::Jcei,
+            Command::IsReady,
+            Command::NewGame,
+            Command::Stop,
+            Command::Quit,
+            Command::Display,
+            Command::Perft(5),
+            Command::Go(GoParams::default()),
+            Command::Go(GoParams::depth(7)),
+            Command::Go(GoParams {
+                nodes: Some(800),
+                movetime: Some(50),
+                infinite: true,
+                ..GoParams::default()
+            }),
+            Command::Go(GoParams {
+                time: [Some(9000), Some(100)],
+                increment: [30, 40],
+                moves_to_go: Some(12),
+                ..GoParams::default()
+            }),
+            Command::Position {
+                start: Start::StartPos,
+                moves: vec![],
+            },
+            Command::Position {
+                start: Start::Fen("6e/3C3/w6/7/7/7/7/5D1/L6 w 0 1".into()),
+                moves: vec!["a3a4".into(), "g7g6".into()],
+            },
+            Command::SetOption {
+                name: "Network".into(),
+                value: "/tmp/a b".into(),
+            },
+            Command::SetOption {
+                name: "Clear Hash".into(),
+                value: String::new(),
+            },
+        ];
+        for command in commands {
+            let line = command.to_string();
+            assert_eq!(parse(&line).unwrap(), Some(command), "{line}");
+        }
+        assert_eq!(
+            Command::Go(GoParams {
+                movetime: Some(250),
+                ..GoParams::default()
+            })
+            .to_string(),
+            "go movetime 250"
         );
     }
 
