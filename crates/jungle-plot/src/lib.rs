@@ -1,9 +1,11 @@
 //! # jungle-plot
 //!
 //! What every plot of jungle-zero shares: the bundled DejaVu Sans (so PNG
-//! text needs no system font), padded axis ranges, and [`write_figure`],
-//! which draws one [`Figure`] as `STEM.png` and `STEM.svg`, each written to
-//! a temporary file and renamed into place.
+//! text needs no system font), padded axis ranges, whole-number tick labels
+//! ([`whole`]), one colour per anchor player in every figure
+//! ([`anchor_color`]), and [`write_figure`], which draws one [`Figure`] as
+//! `STEM.png` and `STEM.svg`, each written to a temporary file and renamed
+//! into place.
 
 #![warn(missing_docs)]
 
@@ -36,6 +38,35 @@ pub fn register_font() {
         plotters::style::register_font("sans-serif", FontStyle::Normal, bytes)
             .unwrap_or_else(|_| panic!("the bundled font is valid"));
     });
+}
+
+/// A tick label without decimals (training steps, Elo): `2000`, not `2000.0`.
+pub fn whole(value: &f64) -> String {
+    format!("{value:.0}")
+}
+
+/// The colour of an anchor player (`random`, `greedy`, `alphabeta:D`, ...),
+/// the same in every figure whatever the other anchors: the fixed players
+/// have fixed colours, any other name a palette colour chosen by its text.
+pub fn anchor_color(name: &str) -> RGBColor {
+    match name {
+        "random" => RGBColor(127, 127, 127),
+        "greedy" => RGBColor(23, 190, 207),
+        "alphabeta:1" => RGBColor(188, 189, 34),
+        "alphabeta:2" => RGBColor(44, 160, 44),
+        "alphabeta:3" => RGBColor(148, 103, 189),
+        "alphabeta:4" => RGBColor(214, 39, 40),
+        "alphabeta:5" => RGBColor(140, 86, 75),
+        "alphabeta:6" => RGBColor(227, 119, 194),
+        other => {
+            // FNV-1a: stable across runs and platforms (std's hasher is not).
+            let hash = other.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+                (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+            });
+            let (r, g, b) = Palette99::pick(hash as usize % 99).rgb();
+            RGBColor(r, g, b)
+        }
+    }
 }
 
 /// The range of `values` widened by `pad` of its span on both sides
@@ -177,6 +208,16 @@ mod tests {
         });
         assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 2);
         std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn anchors_keep_their_colours_and_ticks_are_whole() {
+        assert_eq!(anchor_color("alphabeta:4"), RGBColor(214, 39, 40));
+        assert_ne!(anchor_color("alphabeta:4"), anchor_color("alphabeta:2"));
+        assert_eq!(anchor_color("mcts:100"), anchor_color("mcts:100"));
+        assert_ne!(anchor_color("mcts:100"), anchor_color("random"));
+        assert_eq!(whole(&2000.0), "2000");
+        assert_eq!(whole(&-12.6), "-13");
     }
 
     #[test]

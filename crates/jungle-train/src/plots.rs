@@ -2,7 +2,9 @@
 //! training step and against hours (95% error bars, anchors as horizontal
 //! lines), the loss curves, and the draws and length of the self-play games.
 
-use jungle_plot::{finish, legend, range, write_figure, DrawResult, Figure, PlotError, SIZE};
+use jungle_plot::{
+    anchor_color, finish, legend, range, whole, write_figure, DrawResult, Figure, PlotError, SIZE,
+};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use std::path::Path;
@@ -115,13 +117,16 @@ where
         .x_label_area_size(40)
         .y_label_area_size(60)
         .build_cartesian_2d(x0..x1, y0..y1)?;
-    chart
-        .configure_mesh()
-        .x_desc(if by_hours { "hours" } else { "training step" })
+    let mut mesh = chart.configure_mesh();
+    mesh.x_desc(if by_hours { "hours" } else { "training step" })
         .y_desc("Elo")
-        .draw()?;
-    for (i, (name, elo)) in anchors.iter().enumerate() {
-        let color = Palette99::pick(i + 1).to_rgba();
+        .y_label_formatter(&whole);
+    if !by_hours {
+        mesh.x_label_formatter(&whole);
+    }
+    mesh.draw()?;
+    for (name, elo) in anchors {
+        let color = anchor_color(name).to_rgba();
         chart
             .draw_series(LineSeries::new(
                 [(x0, *elo), (x1, *elo)],
@@ -172,6 +177,7 @@ where
     chart
         .configure_mesh()
         .x_desc("training step")
+        .x_label_formatter(&whole)
         .y_desc("loss")
         .draw()?;
     type Part = fn(&LossPoint) -> f64;
@@ -249,6 +255,7 @@ where
         chart
             .configure_mesh()
             .x_desc("training step")
+            .x_label_formatter(&whole)
             .y_desc(y_desc)
             .draw()?;
         chart.draw_series(LineSeries::new(
@@ -305,6 +312,7 @@ impl Figure for ProbeFigure<'_> {
             chart
                 .configure_mesh()
                 .x_desc("training step")
+                .x_label_formatter(&whole)
                 .y_desc(y_desc)
                 .draw()?;
             for (name, color, line) in series {
