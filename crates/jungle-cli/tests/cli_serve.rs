@@ -40,7 +40,15 @@ fn a_slow_client_holds_a_thread_not_the_server_and_paths_stay_inside() {
     )
     .unwrap();
     let mut server = Command::new(env!("CARGO_BIN_EXE_jungle"))
-        .args(["serve", "--port", "0", "--dir", dir.to_str().unwrap()])
+        .args([
+            "serve",
+            "--port",
+            "0",
+            "--bind",
+            "127.0.0.1",
+            "--dir",
+            dir.to_str().unwrap(),
+        ])
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
@@ -122,5 +130,22 @@ fn a_slow_client_holds_a_thread_not_the_server_and_paths_stay_inside() {
     server.kill().unwrap();
     server.wait().unwrap();
     let _ = std::fs::remove_file(dir.parent().unwrap().join("jungle-serve-secret.txt"));
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn a_bad_or_foreign_address_is_refused_by_name() {
+    let dir = temp_dir("serve-bind");
+    std::fs::write(dir.join("index.html"), "<p>hello</p>").unwrap();
+    let d = dir.to_str().unwrap();
+    let (ok, _, stderr) = common::jungle(&["serve", "--bind", "localhost:80", "--dir", d]);
+    assert!(!ok && stderr.contains("--bind"), "{stderr}");
+    // 192.0.2.1 (TEST-NET-1) belongs to no machine: nothing can listen there.
+    let (ok, _, stderr) =
+        common::jungle(&["serve", "--bind", "192.0.2.1", "--port", "0", "--dir", d]);
+    assert!(
+        !ok && stderr.contains("--bind 192.0.2.1 --port 0: cannot listen there"),
+        "{stderr}"
+    );
     std::fs::remove_dir_all(dir).unwrap();
 }

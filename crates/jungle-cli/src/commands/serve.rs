@@ -1,6 +1,6 @@
 //! `jungle serve`: the browser page (`web/dist/`, built by
-//! `scripts/build_web.sh`) served as static files on 127.0.0.1, for
-//! playing the shipped network in a browser. Files only, under the folder,
+//! `scripts/build_web.sh`) served as static files on 127.0.0.1 (or the
+//! address `--bind` names), for playing the shipped network in a browser. Files only, under the folder,
 //! read-only; nothing else is reachable. HTTP/1.1 GET and HEAD on std's
 //! sockets, each request's head bounded in size and time and parsed by
 //! `httparse` (tiny_http, used before, bounds neither the head nor its
@@ -17,9 +17,14 @@ use std::time::{Duration, Instant};
 /// Arguments of `jungle serve`.
 #[derive(Args)]
 pub struct ServeArgs {
-    /// The port on 127.0.0.1 (0: any free port; the one taken is printed).
+    /// The port (0: any free port; the one taken is printed).
     #[arg(long, default_value_t = 8080)]
     port: u16,
+    /// The address to listen on: 127.0.0.1 (this machine only), or e.g.
+    /// 0.0.0.0 for every interface (a container's published port, another
+    /// machine on the network).
+    #[arg(long, default_value = "127.0.0.1", value_name = "IP")]
+    bind: std::net::IpAddr,
     /// The folder to serve.
     #[arg(long, default_value = "web/dist")]
     dir: PathBuf,
@@ -239,15 +244,20 @@ pub fn run(args: &ServeArgs) -> Result<()> {
             args.dir.display()
         );
     }
-    let listener = TcpListener::bind(("127.0.0.1", args.port))
-        .with_context(|| format!("--port {}: cannot listen on 127.0.0.1", args.port))?;
+    let listener = TcpListener::bind((args.bind, args.port)).with_context(|| {
+        format!(
+            "--bind {} --port {}: cannot listen there",
+            args.bind, args.port
+        )
+    })?;
     let port = listener
         .local_addr()
         .context("the server's address")?
         .port();
     println!(
-        "serving {} on http://127.0.0.1:{port}/ (Ctrl-C stops)",
-        args.dir.display()
+        "serving {} on http://{}:{port}/ (Ctrl-C stops)",
+        args.dir.display(),
+        args.bind
     );
     let places = Places::default();
     std::thread::scope(|scope| {
