@@ -190,13 +190,16 @@ impl RecordedGame {
     pub fn to_text(&self, rules: &Rules, variant: &str) -> Result<String, RecordError> {
         let mut game = Game::new(rules.clone());
         let mut numbered = String::new();
+        // Moves are numbered in pairs, South's first; a game North opens
+        // starts with `1. ...`.
+        let north_first = usize::from(game.position().side_to_move() == Side::North);
         for (ply, mv) in self.moves.iter().enumerate() {
             let mover = game.position().side_to_move();
             if ply == 0 && mover == Side::North {
                 numbered.push_str("  1. ...   ");
             }
             if mover == Side::South {
-                let _ = write!(numbered, "{:>3}. {mv:<6}", game.moves().len() / 2 + 1);
+                let _ = write!(numbered, "{:>3}. {mv:<6}", (ply + north_first) / 2 + 1);
             } else {
                 let _ = writeln!(numbered, " {mv}");
             }
@@ -299,6 +302,29 @@ mod tests {
             replayed.play(*mv).unwrap();
         }
         assert!(text.contains(&replayed.position().to_fen()), "{text}");
+    }
+
+    #[test]
+    fn a_game_north_opens_is_numbered_from_its_first_pair() {
+        let rules = Rules {
+            first_player: Side::North,
+            ..Rules::default()
+        };
+        let moves = start_moves(&rules, 3);
+        let line = format!(
+            r#"{{"south":"a","north":"b","score_a":0.5,"reason":"ply_cap","moves":"{}"}}"#,
+            moves_text(&moves)
+        );
+        let text = RecordedGame::from_json(&line)
+            .unwrap()
+            .to_text(&rules, "north-first")
+            .unwrap();
+        let m: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
+        assert!(text.contains(&format!("  1. ...    {}\n", m[0])), "{text}");
+        assert!(
+            text.contains(&format!("  2. {:<6} {}\n", m[1], m[2])),
+            "{text}"
+        );
     }
 
     #[test]
