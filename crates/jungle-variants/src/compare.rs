@@ -1,10 +1,9 @@
 //! Playing the games of a comparison.
 
 use crate::live::{switch_activity, SwitchActivity};
-use crate::opening::{opening_for, shared_opening};
 use crate::variant::{baseline_index, Variant};
 use jungle_play::arena::{play_out, GameEnd};
-use jungle_play::opening::derive_seed;
+use jungle_play::opening::{derive_seed, opening_for, shared_opening};
 use jungle_play::PlayerFactory;
 use jungle_rules::{Move, Side};
 use rayon::prelude::*;

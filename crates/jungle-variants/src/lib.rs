@@ -2,8 +2,9 @@
 //!
 //! How do the rule switches change the game? For each rule set
 //! ([`variant`]), the same players play the same number of games from the
-//! same openings ([`opening`]: one random sequence per game pair, shared by
-//! every variant, so differences come from the rules and not from luck);
+//! same openings (`jungle_play::opening::shared_opening`: one random
+//! sequence per game pair, shared by every variant, so differences come
+//! from the rules and not from luck);
 //! [`compare`] plays them, [`summary`] counts first-mover wins, draws and
 //! second-mover wins with 95% intervals and tests each variant's
 //! first-mover score against a baseline, [`live`] tells whether each
@@ -15,7 +16,6 @@
 
 pub mod compare;
 pub mod live;
-pub mod opening;
 pub mod report;
 pub mod summary;
 pub mod variant;
