@@ -28,7 +28,8 @@ def fail(message):
 
 def main():
     path = sys.argv[1] if len(sys.argv) > 1 else "deploy/kubernetes/jungle.yaml"
-    if subprocess.run(["kubernetes-validate", "--strict", "--quiet", path]).returncode != 0:
+    validate = [sys.executable, "-m", "kubernetes_validate", "--strict", "--quiet", path]
+    if subprocess.run(validate).returncode != 0:
         fail(f"{path}: does not validate against the Kubernetes schemas")
     with open(path) as f:
         docs = [d for d in yaml.safe_load_all(f) if d]
