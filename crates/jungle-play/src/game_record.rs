@@ -43,7 +43,7 @@ impl PlayedGame<'_> {
             "game": self.index,
             "south": south,
             "north": north,
-            "a_seat": seat_name(self.a_seat),
+            "a_seat": self.a_seat.name(),
             "score_a": self.end.score_for(self.a_seat),
             "result": result_text(self.end.score_for(Side::South)),
             "reason": self.end.reason_name(),
@@ -51,14 +51,6 @@ impl PlayedGame<'_> {
             "variant": self.variant,
             "moves": moves_text(self.moves),
         })
-    }
-}
-
-/// `south` or `north`.
-pub fn seat_name(side: Side) -> &'static str {
-    match side {
-        Side::South => "south",
-        Side::North => "north",
     }
 }
 

@@ -4,7 +4,7 @@
 use crate::error::TrainError;
 use jungle_play::arena::MatchGame;
 use jungle_play::elo::RatedGame;
-use jungle_rules::{moves_text, Side};
+use jungle_rules::moves_text;
 use serde::{Deserialize, Serialize};
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::Path;
@@ -58,13 +58,7 @@ impl MatchLine {
             plies: game.plies,
             reason: game.reason_name().to_string(),
             variant,
-            a_seat: Some(
-                match game.a_side {
-                    Side::South => "south",
-                    Side::North => "north",
-                }
-                .to_string(),
-            ),
+            a_seat: Some(game.a_side.name().to_string()),
             moves: Some(moves_text(&game.moves)),
         }
     }

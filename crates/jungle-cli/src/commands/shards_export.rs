@@ -54,8 +54,9 @@ pub struct ExportArgs {
 
 /// Runs `jungle shards export`.
 pub fn run_export(args: &ExportArgs) -> Result<()> {
-    let (encoding, whose) = chosen_encoding(args)?;
-    let value_targets = chosen_value_targets(args)?;
+    let run = run_config(&args.dir)?;
+    let (encoding, whose) = chosen_encoding(args, &run)?;
+    let value_targets = chosen_value_targets(args, &run.0)?;
     let files = shard_files_within(&args.dir)?;
     if files.is_empty() {
         bail!("{}: no shard-*.bin files here or below", args.dir.display());
@@ -131,7 +132,7 @@ pub fn run_export(args: &ExportArgs) -> Result<()> {
 
 /// The encoding to write and whose it is: `--encoding`, `--checkpoint`'s
 /// network, the run the folder belongs to, or the default config's.
-fn chosen_encoding(args: &ExportArgs) -> Result<(Encoding, String)> {
+fn chosen_encoding(args: &ExportArgs, run: &(TrainConfig, String)) -> Result<(Encoding, String)> {
     if let Some(version) = args.encoding {
         let Some(encoding) = Encoding::from_version(version) else {
             let known: Vec<String> = Encoding::ALL
@@ -150,14 +151,13 @@ fn chosen_encoding(args: &ExportArgs) -> Result<(Encoding, String)> {
             format!("the network of {}", checkpoint.display()),
         ));
     }
-    let (config, whose) = run_config(&args.dir)?;
+    let (config, whose) = run;
     Ok((config.net.encoding(), format!("{whose}'s network")))
 }
 
 /// The value targets to write: `--td-lambda` over the run's (or the
 /// default config's) `value_td_lambda` and `value_search_weight`.
-fn chosen_value_targets(args: &ExportArgs) -> Result<ValueTargets> {
-    let (config, _) = run_config(&args.dir)?;
+fn chosen_value_targets(args: &ExportArgs, config: &TrainConfig) -> Result<ValueTargets> {
     let td_lambda = args.td_lambda.unwrap_or(config.train.value_td_lambda);
     if !(0.0..=1.0).contains(&td_lambda) {
         bail!("--td-lambda {td_lambda}: expected a number from 0 to 1");
