@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Scores a training run's final checkpoint with the experiment protocol of
-# docs/experiments/README.md: 200 games against `alphabeta:4` (two opening
+# experiments/README.md: 200 games against `alphabeta:4` (two opening
 # sets of 100 paired games, --seed 0 and 1) and 100 games head to head
 # against each other checkpoint named, all at 200 simulations with the
 # evaluation's play-time terms. Each match's `jungle arena --json` answer is

@@ -310,7 +310,7 @@ fn an_engine_that_dies_forfeits_its_games() {
 /// experiments.
 fn hour_net() -> String {
     format!(
-        "{}/../../docs/experiments/base-s0/00014531",
+        "{}/../../experiments/base-s0/00014531",
         env!("CARGO_MANIFEST_DIR")
     )
 }

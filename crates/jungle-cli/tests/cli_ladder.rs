@@ -7,7 +7,7 @@ mod common;
 use common::{jungle, temp_dir};
 use std::path::Path;
 
-const RECORDS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/experiments/ladder");
+const RECORDS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../experiments/ladder");
 
 #[test]
 fn the_committed_records_give_the_published_rung() {
@@ -21,7 +21,7 @@ fn the_committed_records_give_the_published_rung() {
         .next()
         .unwrap()
         .starts_with("config,rung,seed,samples,plies,probe,score_alphabeta4,score_alphabeta6"));
-    // docs/experiments/ladder/README.md: 725,120 samples, 489,157 plies,
+    // experiments/ladder/README.md: 725,120 samples, 489,157 plies,
     // probe 0.582, 0.600 over 200 games against alphabeta:4.
     assert!(
         csv.lines()

@@ -76,7 +76,7 @@ pub struct SearchConfig {
     /// that is not, and plays a proven win at once. Proofs come from the
     /// game's end and the exact leaf checks above, so they are exact. Off
     /// by default (self-play): the one-hour network trained with it lost
-    /// 0.285 to the one without (`docs/experiments/ablation-solver.md`). On for
+    /// 0.285 to the one without (`experiments/ablation-solver.md`). On for
     /// players ([`SearchConfig::for_play`]), where it gained 0.01 to 0.035
     /// against `alphabeta:4`.
     pub solver: bool,

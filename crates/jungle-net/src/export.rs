@@ -28,7 +28,7 @@ pub const OUTPUT_NAMES: [&str; 3] = ["policy", "wdl", "moves_left"];
 /// survival logits `[batch, 32]`.
 pub const SURVIVAL_OUTPUT_NAME: &str = "survival";
 /// The material weight `model.json` recommends for the survival output
-/// (measured: `docs/experiments/ablation-material.md`).
+/// (measured: `experiments/ablation-material.md`).
 pub const RECOMMENDED_MATERIAL_WEIGHT: f32 = 0.6;
 /// `format` of `model.json`.
 pub const MODEL_FORMAT: &str = "jungle-zero-model";

@@ -246,7 +246,7 @@ fn lambda_one() -> f64 {
 }
 
 /// The keys of `[experimental]`: switches that experiments tried and the
-/// default did not adopt (each page under `docs/experiments/` says what
+/// default did not adopt (each page under `experiments/` says what
 /// it measured), and where each is read.
 pub const EXPERIMENTAL: [(&str, &[&str]); 6] = [
     ("draw_value", &["selfplay", "search", "draw_value"]),

@@ -1,5 +1,5 @@
 //! A run's course by thirds of its time: the figures the experiment
-//! protocol (`docs/experiments/README.md`) reports for each arm — games,
+//! protocol (`experiments/README.md`) reports for each arm — games,
 //! draws and repetition draws, game length, the value loss beside the loss
 //! of the best constant guess ([`crate::value_baseline`]), the policy loss
 //! and the weights' norm, in the first, middle and last third of the run.

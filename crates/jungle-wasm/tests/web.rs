@@ -13,7 +13,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 /// The baseline's one-hour network (4x32, tactical planes, survival head).
-const HOUR_NET: &str = "../../docs/experiments/base-s0/00014531";
+const HOUR_NET: &str = "../../experiments/base-s0/00014531";
 
 #[test]
 fn a_game_plays_undoes_and_ends_with_its_reason() {

@@ -14,7 +14,7 @@ pub struct LadderArgs {
     /// `state.json`, `probe.json` (`jungle probe CKPT --json`) and its
     /// games against the anchors (`games-*.jsonl`, `jungle arena ...
     /// --record FILE`).
-    #[arg(default_value = "docs/experiments/ladder")]
+    #[arg(default_value = "experiments/ladder")]
     records: PathBuf,
     /// Where the table and plot go: `OUT.csv`, `OUT.png`, `OUT.svg`.
     #[arg(long, default_value = "docs/compute-ladder")]
