@@ -7,13 +7,9 @@
 //! the missing ones are played ([`jungle_selfplay::GameList`]). A shard
 //! that fails its check is moved to `quarantine/` beside `shards/`.
 
+use crate::layout::generation_name;
 use jungle_selfplay::{shard_files, ShardError};
 use std::path::{Path, PathBuf};
-
-/// The name of generation `generation`'s folder (`gen-000012`).
-fn generation_name(generation: u32) -> String {
-    format!("gen-{generation:06}")
-}
 
 /// The folder of generation `generation`'s finished self-play.
 pub fn generation_folder(shards: &Path, generation: u32) -> PathBuf {
@@ -23,12 +19,6 @@ pub fn generation_folder(shards: &Path, generation: u32) -> PathBuf {
 /// The folder generation `generation` plays into until it is finished.
 pub fn partial_folder(shards: &Path, generation: u32) -> PathBuf {
     shards.join(format!("{}.partial", generation_name(generation)))
-}
-
-/// The store's prefix of run `run`'s generation `generation` shards, the
-/// local folder's path under the run's root.
-pub fn generation_key(run: &str, generation: u32) -> String {
-    format!("data/{run}/shards/{}", generation_name(generation))
 }
 
 /// The number of a published generation folder's name (`gen-000012`).

@@ -17,7 +17,7 @@
 
 use crate::error::TrainError;
 use crate::generations::{quarantine, Quarantined};
-use crate::run::CheckpointInfo;
+use crate::state::CheckpointInfo;
 use jungle_selfplay::{read_shard_among, RuleMixture};
 use jungle_store::Store;
 use std::path::{Path, PathBuf};

@@ -211,7 +211,7 @@ fn read_run(config: &str, folder: &Path) -> Result<LadderRun, LadderError> {
             "expected a run folder named RUNGh-sSEED, for example 0.25h-s0",
         )
     })?;
-    let state: StateRecord = read_json(&folder.join("state.json"))?;
+    let state: StateRecord = read_json(&folder.join(crate::layout::STATE_FILE))?;
     let mut anchors = [Tally::default(); LADDER_ANCHORS.len()];
     for path in entries(folder)? {
         let file = path.file_name().and_then(|n| n.to_str()).unwrap_or("");

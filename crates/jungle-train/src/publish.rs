@@ -10,8 +10,10 @@
 
 use crate::config::TrainConfig;
 use crate::error::TrainError;
-use crate::generations::{generation_folder, generation_key};
-use crate::run::{RunPaths, RunState};
+use crate::generations::generation_folder;
+use crate::layout::RunPaths;
+use crate::layout::{RunLayout, ELO_FILE, MATCHES_FILE, STATE_FILE};
+use crate::state::RunState;
 use jungle_store::{Lease, Store};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
@@ -47,20 +49,9 @@ pub fn host_name() -> String {
         .unwrap_or_else(|| "unknown-host".to_string())
 }
 
-/// The key of a run's `latest.json`.
-pub fn latest_key(name: &str) -> String {
-    format!("checkpoints/{name}/latest.json")
-}
-
-/// The folder-like prefix where workers upload run `name`'s shards
-/// (`data/NAME/incoming`); the trainer takes them from there.
-pub fn incoming_prefix(name: &str) -> String {
-    format!("data/{name}/incoming")
-}
-
 /// Reads a run's `latest.json` (`None` while there is none).
 pub fn read_latest(store: &Store, name: &str) -> Result<Option<Latest>, TrainError> {
-    let key = latest_key(name);
+    let key = RunLayout::new(name).latest();
     match store.get(&key)? {
         None => Ok(None),
         Some(found) => {
@@ -114,7 +105,7 @@ impl Publisher {
         let lease = if store.supports_update() {
             Some(Lease::acquire(
                 &store,
-                &format!("checkpoints/{name}/lease.json"),
+                &RunLayout::new(name).lease(),
                 &owner,
                 LEASE_LASTS,
             )?)
@@ -126,7 +117,7 @@ impl Publisher {
             if l.generation > state.generation || l.step > state.step {
                 return Err(TrainError::Published {
                     url: store.url().text.clone(),
-                    key: latest_key(name),
+                    key: RunLayout::new(name).latest(),
                     problem: format!(
                         "the store holds run `{name}` at generation {} (step {}), the local root at generation {} (step {}), which is not where the store's copy came from: resume it where its files are, from an empty root (it is restored from the store), or use another --run",
                         l.generation, l.step, state.generation, state.step
@@ -194,20 +185,19 @@ impl Publisher {
         finished: bool,
     ) -> Result<(), TrainError> {
         self.renew()?;
-        let name = &self.name;
-        let checkpoints = format!("checkpoints/{name}");
+        let layout = RunLayout::new(&self.name);
         if self.copies {
             self.copy_files(paths, state)?;
         }
         let latest = Latest {
             generation: state.generation,
             step: state.step,
-            checkpoint: format!("{checkpoints}/{:08}", state.step),
+            checkpoint: layout.checkpoint(state.step),
             config: state.config.clone(),
             finished,
         };
         let text = serde_json::to_vec_pretty(&latest).expect("serialises");
-        self.store.put(&latest_key(name), text)?;
+        self.store.put(&layout.latest(), text)?;
         self.published = state.generation;
         self.published_step = Some(state.step);
         Ok(())
@@ -216,11 +206,11 @@ impl Publisher {
     /// Uploads the generations' shards, the new checkpoints and the run's
     /// records.
     fn copy_files(&self, paths: &RunPaths, state: &RunState) -> Result<(), TrainError> {
-        let name = &self.name;
-        let checkpoints = format!("checkpoints/{name}");
+        let layout = RunLayout::new(&self.name);
+        let checkpoints = layout.checkpoints();
         for generation in self.published + 1..=state.generation {
             let folder = generation_folder(&paths.shards, generation);
-            let prefix = generation_key(name, generation);
+            let prefix = layout.generation(generation);
             for file in files_in(&folder)? {
                 self.upload_once(&folder, &prefix, &file)?;
             }
@@ -232,7 +222,7 @@ impl Publisher {
                 Some(_) => self.upload_once(&paths.checkpoints, &checkpoints, &file)?,
                 None if is_run_record(&file) => {
                     let bytes = read(&paths.checkpoints.join(&file))?;
-                    self.store.put(&format!("{checkpoints}/{file}"), bytes)?;
+                    self.store.put(&layout.record(&file), bytes)?;
                 }
                 None => {}
             }
@@ -267,9 +257,9 @@ fn checkpoint_step(file: &str) -> Option<u64> {
 
 /// The run's records that are rewritten as it goes.
 fn is_run_record(file: &str) -> bool {
-    file == "state.json"
-        || file == "matches.jsonl"
-        || file == "elo.csv"
+    file == STATE_FILE
+        || file == MATCHES_FILE
+        || file == ELO_FILE
         || file.ends_with(".png")
         || file.ends_with(".svg")
 }

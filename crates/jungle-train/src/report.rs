@@ -6,11 +6,12 @@
 
 use crate::anchors::read_anchor_games;
 use crate::error::TrainError;
+use crate::layout::{player_name, RunPaths};
 use crate::matches::{read_matches, MatchLine};
 use crate::plots::{
     plot_elo, plot_losses, plot_probe, plot_selfplay, EloPoint, LossPoint, SelfPlayPoint, Series,
 };
-use crate::run::{player_name, RunPaths, RunState};
+use crate::state::RunState;
 use jungle_play::elo::{fit_elo, Rating};
 use plotters::style::{BLACK, BLUE, GREEN, MAGENTA, RED};
 use std::path::Path;
@@ -146,7 +147,7 @@ pub fn report(paths: &RunPaths, state: &RunState) -> Result<RunRatings, TrainErr
         }
     }
     ratings.all = fit(&all_games, &paths.matches())?;
-    let csv_path = paths.checkpoints.join("elo.csv");
+    let csv_path = paths.elo();
     jungle_files::write_atomically(&csv_path, elo_csv(&ratings).as_bytes())
         .map_err(TrainError::io(&csv_path))?;
     plot_ratings(&paths.checkpoints, state, &ratings.all)?;
@@ -184,14 +185,14 @@ pub fn report(paths: &RunPaths, state: &RunState) -> Result<RunRatings, TrainErr
 /// `probe.png/svg`: the in-run probe and the held-out losses, where the
 /// run recorded them.
 fn plot_yardstick(paths: &RunPaths, state: &RunState) -> Result<(), TrainError> {
-    let probe = |f: fn(&crate::run::ProbeRecord) -> Option<f64>| -> Vec<(f64, f64)> {
+    let probe = |f: fn(&crate::state::ProbeRecord) -> Option<f64>| -> Vec<(f64, f64)> {
         state
             .probes
             .iter()
             .filter_map(|p| Some((p.step as f64, f(p)?)))
             .collect()
     };
-    let held = |f: fn(&crate::run::LossRecord) -> Option<f32>| -> Vec<(f64, f64)> {
+    let held = |f: fn(&crate::state::LossRecord) -> Option<f32>| -> Vec<(f64, f64)> {
         state
             .losses
             .iter()

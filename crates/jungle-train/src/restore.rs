@@ -8,10 +8,12 @@
 //! (or taken from workers) again.
 
 use crate::error::TrainError;
-use crate::generations::{generation_folder, generation_key, partial_folder, publish_generation};
+use crate::generations::{generation_folder, partial_folder, publish_generation};
+use crate::layout::{checkpoint_name, RunLayout, ELO_FILE, MATCHES_FILE, STATE_FILE};
+use crate::layout::{player_name, RunPaths};
 use crate::matches::read_matches;
 use crate::publish::read_latest;
-use crate::run::{player_name, RunPaths, RunState};
+use crate::state::RunState;
 use jungle_selfplay::shard_stats;
 use jungle_store::Store;
 use std::path::Path;
@@ -35,9 +37,9 @@ pub struct Restored {
 /// the run (no `state.json`) and the store does (a `latest.json`);
 /// `Ok(None)` otherwise.
 pub fn restore_run(store: &Store, root: &Path, name: &str) -> Result<Option<Restored>, TrainError> {
-    crate::run::check_run_name(name)?;
+    crate::layout::check_run_name(name)?;
     let paths = RunPaths::new(root, name);
-    if paths.checkpoints.join("state.json").exists() || read_latest(store, name)?.is_none() {
+    if paths.state().exists() || read_latest(store, name)?.is_none() {
         return Ok(None);
     }
     let mut copy = Copier {
@@ -45,16 +47,13 @@ pub fn restore_run(store: &Store, root: &Path, name: &str) -> Result<Option<Rest
         files: 0,
         bytes: 0,
     };
-    let remote = format!("checkpoints/{name}");
+    let remote = RunLayout::new(name);
     std::fs::create_dir_all(&paths.checkpoints).map_err(TrainError::io(&paths.checkpoints))?;
     // The checkpoints and shards first, state.json last: a restore cut
     // short leaves no state.json, and is done again.
-    copy.optional(&format!("{remote}/matches.jsonl"), &paths.matches())?;
-    copy.optional(
-        &format!("{remote}/elo.csv"),
-        &paths.checkpoints.join("elo.csv"),
-    )?;
-    let state_key = format!("{remote}/state.json");
+    copy.optional(&remote.record(MATCHES_FILE), &paths.matches())?;
+    copy.optional(&remote.record(ELO_FILE), &paths.elo())?;
+    let state_key = remote.record(STATE_FILE);
     let state_bytes = copy.required(&state_key)?;
     let state: RunState =
         serde_json::from_slice(&state_bytes).map_err(|e| TrainError::Published {
@@ -78,8 +77,8 @@ pub fn restore_run(store: &Store, root: &Path, name: &str) -> Result<Option<Rest
             suffixes.push("optim.bpk");
         }
         for suffix in suffixes {
-            let file = format!("{step:08}.{suffix}");
-            let bytes = copy.required(&format!("{remote}/{file}"))?;
+            let file = format!("{}.{suffix}", checkpoint_name(step));
+            let bytes = copy.required(&remote.record(&file))?;
             write(&paths.checkpoints.join(file), &bytes)?;
         }
     }
@@ -94,7 +93,7 @@ pub fn restore_run(store: &Store, root: &Path, name: &str) -> Result<Option<Rest
         if !folder.exists() {
             let partial = partial_folder(&paths.shards, generation);
             std::fs::create_dir_all(&partial).map_err(TrainError::io(&partial))?;
-            let prefix = generation_key(name, generation);
+            let prefix = remote.generation(generation);
             for listed in store.list(&prefix)? {
                 let file = listed
                     .key
@@ -110,7 +109,7 @@ pub fn restore_run(store: &Store, root: &Path, name: &str) -> Result<Option<Rest
         positions += shard_stats(&folder, false)?.positions;
         generations += 1;
     }
-    write(&paths.checkpoints.join("state.json"), &state_bytes)?;
+    write(&paths.state(), &state_bytes)?;
     Ok(Some(Restored {
         generation: state.generation,
         step: state.step,

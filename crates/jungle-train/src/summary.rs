@@ -6,7 +6,8 @@
 
 use crate::error::TrainError;
 use crate::generations::generation_folder;
-use crate::run::{RunPaths, RunState, SelfPlayRecord};
+use crate::layout::RunPaths;
+use crate::state::{RunState, SelfPlayRecord};
 use jungle_rules::EndReason;
 use jungle_selfplay::shard_stats;
 use std::collections::BTreeMap;
@@ -175,7 +176,7 @@ pub fn thirds_table(thirds: &[Third; 3]) -> String {
 mod tests {
     use super::*;
     use crate::config::TrainConfig;
-    use crate::run::{CheckpointInfo, LossRecord};
+    use crate::state::{CheckpointInfo, LossRecord};
 
     fn generation(
         g: u32,

@@ -8,8 +8,9 @@
 //! The trainer ([`crate::incoming`]) takes the shards from there.
 
 use crate::error::TrainError;
-use crate::publish::{host_name, incoming_prefix, read_latest, Latest};
-use crate::run::player_name;
+use crate::layout::player_name;
+use crate::layout::{checkpoint_name, RunLayout};
+use crate::publish::{host_name, read_latest, Latest};
 use jungle_net::{cpu_device, load_checkpoint, Compute, InferenceNet};
 use jungle_play::opening::derive_seed;
 use jungle_selfplay::{run_selfplay, shard_files, GameList, RuleMixture, SelfPlayStats};
@@ -143,7 +144,7 @@ pub fn run_worker(
     stop: &AtomicBool,
     events: &dyn Fn(WorkerEvent),
 ) -> Result<WorkerReport, TrainError> {
-    crate::run::check_run_name(&settings.run)?;
+    crate::layout::check_run_name(&settings.run)?;
     let started = Instant::now();
     let deadline = settings
         .max_minutes
@@ -231,7 +232,7 @@ pub fn run_worker(
         for path in shard_files(&batches)? {
             let key = format!(
                 "{}/{}-{sequence:06}.bin",
-                incoming_prefix(&settings.run),
+                RunLayout::new(&settings.run).incoming(),
                 settings.id
             );
             sequence += 1;
@@ -277,7 +278,7 @@ fn fetch_network(
         std::fs::remove_dir_all(&folder).map_err(TrainError::io(&folder))?;
     }
     std::fs::create_dir_all(&folder).map_err(TrainError::io(&folder))?;
-    let prefix = folder.join(format!("{:08}", latest.step));
+    let prefix = folder.join(checkpoint_name(latest.step));
     for suffix in ["bpk", "json"] {
         let key = format!("{}.{suffix}", latest.checkpoint);
         let fetched = store.get(&key)?.ok_or_else(|| TrainError::Published {

@@ -11,7 +11,8 @@ use jungle_selfplay::{
 use jungle_store::Store;
 use jungle_train::config::{TrainConfig, TINY_CONFIG};
 use jungle_train::incoming::Intake;
-use jungle_train::publish::{incoming_prefix, read_latest};
+use jungle_train::layout::RunLayout;
+use jungle_train::publish::read_latest;
 use jungle_train::run::{CheckpointInfo, Run, RunPaths};
 use jungle_train::worker::{run_worker, StopReason, WorkerSettings};
 use jungle_train::TrainError;
@@ -110,7 +111,7 @@ fn two_workers_feed_a_trainer_and_every_uploaded_game_is_accounted_for() {
     // Every uploaded shard is in a generation or still waiting in incoming
     // (none was stale in a run this short).
     let waiting: HashSet<String> = store
-        .list(&incoming_prefix("t"))
+        .list(&RunLayout::new("t").incoming())
         .unwrap()
         .into_iter()
         .map(|l| l.key.rsplit('/').next().unwrap().to_string())
@@ -172,7 +173,7 @@ fn the_intake_drops_old_networks_quarantines_bad_shards_and_survives_a_kill() {
     let quarantine = dir.join("quarantine");
     std::fs::create_dir_all(&partial).unwrap();
     let store = Store::open_url("memory://workers-intake").unwrap();
-    let prefix = incoming_prefix("t");
+    let prefix = RunLayout::new("t").incoming();
     // Generation g's network is step 10 g; the current one is generation 4.
     let known = checkpoints(&[(0, 0), (1, 10), (2, 20), (3, 30), (4, 40)]);
     store

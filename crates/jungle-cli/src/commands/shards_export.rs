@@ -174,7 +174,7 @@ fn chosen_value_targets(args: &ExportArgs, config: &TrainConfig) -> Result<Value
 fn run_config(dir: &std::path::Path) -> Result<(TrainConfig, String)> {
     if let Some((root, name)) = run_of(dir) {
         let paths = RunPaths::new(&root, &name);
-        if paths.checkpoints.join("state.json").is_file() {
+        if paths.state().is_file() {
             let state = read_state(&paths)?;
             return Ok((state.config, format!("run {name}")));
         }
