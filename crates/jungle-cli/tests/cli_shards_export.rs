@@ -8,7 +8,7 @@ use jungle_net::encoding::{move_slot, Encoding, POLICY_SLOTS};
 use jungle_net::SURVIVAL_OUTPUTS;
 use jungle_selfplay::{read_shard, shard_files_within};
 use jungle_train::config::TrainConfig;
-use jungle_train::samples::{
+use jungle_train::{
     game_positions, game_positions_where, game_positions_with, is_searched_move, ValueTargets,
 };
 use ndarray::{Array1, Array2, Array4, ArrayD, Axis};

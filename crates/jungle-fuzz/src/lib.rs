@@ -125,7 +125,7 @@ pub fn shard(data: &[u8]) {
     if let Ok(shard) = decode_shard(Path::new("fuzz.bin"), bytes) {
         for game in shard.games.iter().take(8) {
             let _ = jungle_selfplay::verify_game(game, &shard.rules);
-            let _ = jungle_train::samples::game_positions(game, &shard.rules);
+            let _ = jungle_train::game_positions(game, &shard.rules);
         }
     }
 }

@@ -19,17 +19,13 @@ use crate::generations::{
     generation_folder, partial_folder, publish_generation, quarantine, window_files,
 };
 use crate::incoming::{Intake, SelfPlaySource};
-use crate::layout::RunLayout;
-pub use crate::layout::RunPaths;
-pub use crate::layout::{check_run_name, player_name, MAX_RUN_NAME};
+use crate::layout::{check_run_name, player_name, RunLayout, RunPaths};
 use crate::losses::Losses;
 use crate::matches::{append_matches, read_matches, MatchLine};
 use crate::publish::Publisher;
 use crate::report::{report, RunRatings};
 use crate::samples::ValueTargets;
-pub use crate::state::{
-    read_state, run_config, CheckpointInfo, LossRecord, ProbeRecord, RunState, SelfPlayRecord,
-};
+use crate::state::{read_state, CheckpointInfo, LossRecord, ProbeRecord, RunState, SelfPlayRecord};
 use crate::step::Trainer;
 use crate::value_baseline::ValueBaseline;
 use crate::window::{window_size, ReplayWindow};

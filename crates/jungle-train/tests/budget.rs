@@ -4,7 +4,7 @@
 //! crates/jungle-cli/tests/cli_budget.rs).
 
 use jungle_train::config::{TrainConfig, TINY_CONFIG};
-use jungle_train::run::{Run, RunState};
+use jungle_train::{Run, RunState};
 use std::path::PathBuf;
 
 fn root(tag: &str) -> PathBuf {
@@ -82,7 +82,7 @@ fn a_budget_raised_on_resume_extends_the_run() {
     assert!(more.samples_seen >= 1000 && more.samples_seen < 1032);
     // Nothing before the resume was redone.
     assert_eq!(&more.losses[..first.losses.len()], &first.losses[..]);
-    let kept = |c: &[jungle_train::run::CheckpointInfo]| -> Vec<(u32, u64, u64, u64)> {
+    let kept = |c: &[jungle_train::CheckpointInfo]| -> Vec<(u32, u64, u64, u64)> {
         c.iter()
             .map(|c| (c.generation, c.step, c.games, c.samples_seen))
             .collect()

@@ -21,9 +21,9 @@ use jungle_net::{
 };
 use jungle_play::opening::random_opening;
 use jungle_rules::{Position, Rules};
-use jungle_train::decay::WeightDecay;
-use jungle_train::samples::Batch;
-use jungle_train::step::Trainer;
+use jungle_train::Batch;
+use jungle_train::Trainer;
+use jungle_train::WeightDecay;
 use std::path::PathBuf;
 
 /// The device under test.

@@ -7,9 +7,9 @@ use jungle_net::read_meta;
 use jungle_rules::Rules;
 use jungle_selfplay::{read_shard, shard_files};
 use jungle_train::config::{TrainConfig, TINY_CONFIG};
-use jungle_train::generations::generation_folder;
-use jungle_train::matches::read_matches;
-use jungle_train::run::{Run, RunPaths};
+use jungle_train::generation_folder;
+use jungle_train::read_matches;
+use jungle_train::{Run, RunPaths};
 use std::collections::HashMap;
 
 fn tiny(sets: &[&str]) -> Result<TrainConfig, String> {

@@ -5,10 +5,10 @@
 
 use jungle_store::Store;
 use jungle_train::config::{TrainConfig, TINY_CONFIG};
-use jungle_train::publish::Latest;
-use jungle_train::restore::restore_run;
-use jungle_train::run::{Run, RunPaths};
+use jungle_train::restore_run;
+use jungle_train::Latest;
 use jungle_train::TrainError;
+use jungle_train::{Run, RunPaths};
 use std::path::PathBuf;
 
 fn root(tag: &str) -> PathBuf {
@@ -183,8 +183,7 @@ fn a_run_is_restored_from_its_store_onto_an_empty_root_and_goes_on() {
         );
     }
     for generation in [1, 2] {
-        let folder =
-            |p: &RunPaths| jungle_train::generations::generation_folder(&p.shards, generation);
+        let folder = |p: &RunPaths| jungle_train::generation_folder(&p.shards, generation);
         let names = |p: &RunPaths| -> Vec<_> {
             let mut n: Vec<_> = std::fs::read_dir(folder(p))
                 .unwrap()

@@ -6,9 +6,9 @@ use jungle_play::opening::derive_seed;
 use jungle_rules::Rules;
 use jungle_selfplay::{game_seed, read_shard, shard_files, write_shard, GameRecord};
 use jungle_train::config::{TrainConfig, TINY_CONFIG};
-use jungle_train::generations::{generation_folder, partial_folder};
-use jungle_train::run::{run_config, Run, RunPaths};
 use jungle_train::TrainError;
+use jungle_train::{generation_folder, partial_folder};
+use jungle_train::{run_config, Run, RunPaths};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 

@@ -10,9 +10,9 @@ use jungle_selfplay::{
     read_shard, run_selfplay, shard_files, GameList, GameRecord, RuleMixture, SelfPlayConfig,
     SelfPlayStats,
 };
-use jungle_train::decay::WeightDecay;
-use jungle_train::samples::{alive_mask, game_positions, game_samples, Batch};
-use jungle_train::step::Trainer;
+use jungle_train::Trainer;
+use jungle_train::WeightDecay;
+use jungle_train::{alive_mask, game_positions, game_samples, Batch};
 
 fn games(tag: &str) -> Vec<GameRecord> {
     let dir = std::env::temp_dir().join(format!("jungle-train-games-{tag}-{}", std::process::id()));
@@ -183,7 +183,7 @@ fn bad_targets_are_errors_not_panics() {
 #[test]
 fn a_run_is_open_in_one_process_at_a_time() {
     use jungle_train::config::{TrainConfig, TINY_CONFIG};
-    use jungle_train::run::Run;
+    use jungle_train::Run;
     let root = std::env::temp_dir().join(format!("jungle-train-lock-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&root);
     let config = || TrainConfig::from_toml(TINY_CONFIG, "tiny").unwrap();

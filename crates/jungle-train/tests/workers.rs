@@ -10,12 +10,12 @@ use jungle_selfplay::{
 };
 use jungle_store::Store;
 use jungle_train::config::{TrainConfig, TINY_CONFIG};
-use jungle_train::incoming::Intake;
-use jungle_train::layout::RunLayout;
-use jungle_train::publish::read_latest;
-use jungle_train::run::{CheckpointInfo, Run, RunPaths};
-use jungle_train::worker::{run_worker, StopReason, WorkerSettings};
+use jungle_train::read_latest;
+use jungle_train::Intake;
+use jungle_train::RunLayout;
 use jungle_train::TrainError;
+use jungle_train::{run_worker, StopReason, WorkerSettings};
+use jungle_train::{CheckpointInfo, Run, RunPaths};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
@@ -89,7 +89,7 @@ fn two_workers_feed_a_trainer_and_every_uploaded_game_is_accounted_for() {
     let mut seeds = HashSet::new();
     let mut trained_keys = HashSet::new();
     for info in state.checkpoints.iter().filter(|c| c.generation >= 1) {
-        let folder = jungle_train::generations::generation_folder(&paths.shards, info.generation);
+        let folder = jungle_train::generation_folder(&paths.shards, info.generation);
         let mut games = 0;
         for path in shard_files(&folder).unwrap() {
             let shard = read_shard(&path, Some(&rules)).unwrap();
@@ -272,7 +272,7 @@ fn self_play_by_workers_needs_a_store_and_a_worker_waits_for_the_trainer() {
     let work = temp("waiting");
     std::fs::create_dir_all(&work).unwrap();
     std::fs::write(work.join("keep.txt"), "the user's").unwrap();
-    let own = jungle_train::worker::worker_folder(&work, "w");
+    let own = jungle_train::worker_folder(&work, "w");
     std::fs::create_dir_all(own.join("shards")).unwrap();
     std::fs::write(own.join("shards/left-over.bin"), "x").unwrap();
     let mut s = settings("w", &work);

@@ -11,9 +11,9 @@ use jungle_net::encoding::{Encoding, POLICY_SLOTS};
 use jungle_net::{cpu_device, KernelPath, NetConfig, SURVIVAL_OUTPUTS};
 use jungle_play::opening::random_opening;
 use jungle_rules::{Position, Rules};
-use jungle_train::decay::WeightDecay;
-use jungle_train::samples::Batch;
-use jungle_train::step::Trainer;
+use jungle_train::Batch;
+use jungle_train::Trainer;
+use jungle_train::WeightDecay;
 use serde::Serialize;
 use std::time::Instant;
 

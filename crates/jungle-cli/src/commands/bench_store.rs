@@ -2,7 +2,7 @@
 //! a store, generation after generation, as the number of shards ever
 //! written grows. Writers (threads standing in for worker processes)
 //! upload a generation's shards to `incoming/`; the trainer's intake
-//! ([`jungle_train::incoming::Intake`]) then lists, downloads, checks and
+//! ([`jungle_train::Intake`]) then lists, downloads, checks and
 //! files them into a local generation folder and deletes them from the
 //! store, and the replay window's file list is built over all
 //! generations. The shards are small real ones: random legal games.
@@ -13,11 +13,9 @@ use indicatif::{ProgressBar, ProgressStyle};
 use jungle_rules::{Game, Rules};
 use jungle_selfplay::{pack_move, write_shard, GameRecord, MoveRecord, RuleMixture};
 use jungle_store::Store;
-use jungle_train::generations::{
-    generation_folder, partial_folder, publish_generation, window_files,
-};
-use jungle_train::incoming::Intake;
-use jungle_train::run::{player_name, CheckpointInfo};
+use jungle_train::Intake;
+use jungle_train::{generation_folder, partial_folder, publish_generation, window_files};
+use jungle_train::{player_name, CheckpointInfo};
 use rand::{Rng, SeedableRng};
 use serde::Serialize;
 use std::time::Instant;

@@ -3,8 +3,8 @@
 
 use anyhow::{Context, Result};
 use clap::Args;
-use jungle_train::ladder::{ladder_csv, read_ladder, LADDER_ANCHORS};
-use jungle_train::plots::plot_ladder;
+use jungle_train::plot_ladder;
+use jungle_train::{ladder_csv, read_ladder, LADDER_ANCHORS};
 use std::path::PathBuf;
 
 /// Arguments of `jungle ladder`.

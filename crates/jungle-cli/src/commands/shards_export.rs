@@ -7,9 +7,9 @@ use indicatif::{ProgressBar, ProgressStyle};
 use jungle_net::encoding::Encoding;
 use jungle_selfplay::shard_files_within;
 use jungle_train::config::TrainConfig;
-use jungle_train::npz::{export_npz, shortest, NpzOptions};
-use jungle_train::run::{read_state, RunPaths};
-use jungle_train::samples::ValueTargets;
+use jungle_train::ValueTargets;
+use jungle_train::{export_npz, shortest, NpzOptions};
+use jungle_train::{read_state, RunPaths};
 use std::path::PathBuf;
 use std::time::Instant;
 

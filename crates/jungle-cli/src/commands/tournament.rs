@@ -15,7 +15,7 @@ use jungle_play::stats::Z95;
 use jungle_play::tournament::{pairings, Crosstable, Tally};
 use jungle_play::PlayerFactory;
 use jungle_rules::moves_text;
-use jungle_train::matches::{append_matches, read_matches, MatchLine};
+use jungle_train::{append_matches, read_matches, MatchLine};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Mutex;

@@ -6,11 +6,11 @@ use clap::Args;
 use jungle_net::DeviceChoice;
 use jungle_play::elo::Rating;
 use jungle_store::Store;
-use jungle_train::anchors::play_mixture_anchor_games;
-use jungle_train::report::{report, RunRatings};
-use jungle_train::restore::restore_run;
-use jungle_train::run::{read_state, run_config, Run, RunPaths};
-use jungle_train::summary::{fill_end_reasons, thirds, thirds_table};
+use jungle_train::play_mixture_anchor_games;
+use jungle_train::restore_run;
+use jungle_train::{fill_end_reasons, thirds, thirds_table};
+use jungle_train::{read_state, run_config, Run, RunPaths};
+use jungle_train::{report, RunRatings};
 use std::path::PathBuf;
 
 /// Arguments of `jungle train`.
@@ -177,7 +177,7 @@ pub fn run(args: &TrainArgs) -> Result<()> {
 
 /// Runs `jungle elo`.
 pub fn run_elo(args: &EloArgs) -> Result<()> {
-    jungle_train::run::check_run_name(&args.run)?;
+    jungle_train::check_run_name(&args.run)?;
     let paths = RunPaths::new(&args.root, &args.run);
     let mut state = read_state(&paths).with_context(|| format!("run `{}`", args.run))?;
     if let Some(games) = args.anchor_games {

@@ -6,7 +6,7 @@ use anyhow::Result;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use jungle_store::Store;
-use jungle_train::worker::{run_worker, worker_folder, worker_id, WorkerEvent, WorkerSettings};
+use jungle_train::{run_worker, worker_folder, worker_id, WorkerEvent, WorkerSettings};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
