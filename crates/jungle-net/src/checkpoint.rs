@@ -8,7 +8,7 @@ use crate::tensors::first_non_finite;
 use crate::{NetConfig, PolicyValueNet};
 use burn::module::Module;
 use burn::tensor::Device;
-use jungle_rules::Rules;
+use jungle_rules::{rules_name, RuleMixture, RuleSet, Rules, WeightedRuleSet};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -61,14 +61,24 @@ pub struct TrainedVariant {
     pub rules: Rules,
 }
 
-/// The preset name of `rules`, or `a rule set of its own` (for messages).
-pub fn rules_name(rules: &Rules) -> String {
-    Rules::preset_names()
-        .find(|name| Rules::preset(name).as_ref() == Some(rules))
-        .map_or_else(|| "a rule set of its own".to_string(), str::to_string)
-}
-
 impl CheckpointMeta {
+    /// The rule sets the network was trained under, with their weights:
+    /// the mixture's, or its `rules` alone (weight 1).
+    pub fn trained_mixture(&self) -> RuleMixture {
+        if self.trained_variants.is_empty() {
+            return RuleMixture::single(RuleSet::named(self.rules.clone()));
+        }
+        let entries = self
+            .trained_variants
+            .iter()
+            .map(|v| WeightedRuleSet::new(v.variant.clone(), v.rules.clone(), v.weight))
+            .collect();
+        // Written from a checked mixture; a hand-edited file that breaks it
+        // falls back to the entries as they are.
+        RuleMixture::new(entries)
+            .unwrap_or_else(|_| RuleMixture::single(RuleSet::named(self.rules.clone())))
+    }
+
     /// The rule sets the network was trained under: the mixture's, or
     /// `rules` alone.
     pub fn trained_rules(&self) -> Vec<&Rules> {

@@ -30,8 +30,8 @@ pub use architecture::{NetConfig, SURVIVAL_NEAR_PLIES, SURVIVAL_OUTPUTS};
 pub use backend::kernel_path::{KernelPath, KernelPathError, KERNELS_VAR};
 pub use backend::reference::{NetOutput, PolicyValueNet, ResBlock};
 pub use checkpoint::{
-    load_checkpoint, parse_meta, read_meta, rules_name, save_checkpoint, Checkpoint,
-    CheckpointError, CheckpointMeta, TrainedVariant,
+    load_checkpoint, parse_meta, read_meta, save_checkpoint, Checkpoint, CheckpointError,
+    CheckpointMeta, TrainedVariant,
 };
 pub use device::{Compute, DeviceChoice, DeviceError, DeviceKind};
 pub use evaluator::NetEvaluator;

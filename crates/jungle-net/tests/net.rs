@@ -7,10 +7,10 @@ use burn::tensor::{Int, Tensor, TensorData};
 use jungle_mcts::{EvalInput, Evaluator};
 use jungle_net::encoding::{move_slot, slot_origin, Encoding, BASE_PLANES, POLICY_SLOTS, SQUARES};
 use jungle_net::{
-    cpu_device, load_checkpoint, parse_meta, rules_name, save_checkpoint, CheckpointMeta,
-    NetConfig, NetEvaluator, TrainedVariant,
+    cpu_device, load_checkpoint, parse_meta, save_checkpoint, CheckpointMeta, NetConfig,
+    NetEvaluator, TrainedVariant,
 };
-use jungle_rules::{Position, Rules, Square};
+use jungle_rules::{rules_name, Position, Rules, Square};
 
 /// The rule set of the test inputs.
 static STANDARD: std::sync::LazyLock<Rules> = std::sync::LazyLock::new(Rules::default);

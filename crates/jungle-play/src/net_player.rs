@@ -6,10 +6,10 @@
 use crate::player::Player;
 use crate::search_player::SearchPlayer;
 use crate::shipped::checkpoint_path;
-use crate::spec::{NetSpec, PlayerFactory, SearchParts, SpecError, Training};
+use crate::spec::{NetSpec, PlayerFactory, SearchParts, SpecError};
 use jungle_mcts::{Evaluator, Search, SearchConfig};
 use jungle_net::{cpu_device, load_checkpoint, Compute, InferenceNet, ValueTerms};
-use jungle_rules::Rules;
+use jungle_rules::{RuleMixture, Rules};
 use std::sync::Arc;
 
 /// The players of one loaded checkpoint.
@@ -21,7 +21,7 @@ pub struct NetPlayers {
     /// The network on its device, shared by every player built (on a GPU
     /// the games' searches share its server's passes).
     net: InferenceNet,
-    training: Training,
+    training: RuleMixture,
 }
 
 impl NetPlayers {
@@ -49,10 +49,7 @@ impl NetPlayers {
             search: spec.search.search.clone(),
             terms: spec.terms,
             net,
-            training: Training {
-                names: loaded.meta.trained_names(),
-                rules: loaded.meta.trained_rules().into_iter().cloned().collect(),
-            },
+            training: loaded.meta.trained_mixture(),
         })
     }
 }
@@ -75,7 +72,7 @@ impl PlayerFactory for NetPlayers {
         Some(self)
     }
 
-    fn training(&self) -> Option<&Training> {
+    fn training(&self) -> Option<&RuleMixture> {
         Some(&self.training)
     }
 }

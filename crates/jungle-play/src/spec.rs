@@ -14,7 +14,7 @@ use jungle_mcts::quiescence::MAX_QUIESCENCE_WEIGHT;
 use jungle_mcts::{Evaluator, HeuristicEvaluator, Search, SearchConfig, SearchKeyError};
 use jungle_net::Compute;
 use jungle_net::{CheckpointError, ValueTerms, ValueTermsError, MAX_MATERIAL_WEIGHT};
-use jungle_rules::Rules;
+use jungle_rules::{RuleMixture, Rules};
 use std::fmt;
 use std::path::PathBuf;
 use std::str::FromStr;
@@ -59,27 +59,10 @@ pub trait PlayerFactory: Send + Sync {
         None
     }
 
-    /// For a player that learned (`net:`), what it was trained for: the
-    /// names and switches of its training's rule sets; `None` for players
-    /// that play every rule set alike.
-    fn training(&self) -> Option<&Training> {
+    /// For a player that learned (`net:`), the rule sets its network was
+    /// trained under; `None` for players that play every rule set alike.
+    fn training(&self) -> Option<&RuleMixture> {
         None
-    }
-}
-
-/// The rule sets a network was trained under.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Training {
-    /// Their names, comma separated (as `CheckpointMeta::trained_names`).
-    pub names: String,
-    /// Their switches.
-    pub rules: Vec<Rules>,
-}
-
-impl Training {
-    /// Whether `rules` was one of them.
-    pub fn covers(&self, rules: &Rules) -> bool {
-        self.rules.contains(rules)
     }
 }
 

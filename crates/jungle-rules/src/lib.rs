@@ -26,6 +26,7 @@ mod moves;
 mod perft;
 mod piece;
 mod position;
+mod rule_set;
 mod rules;
 mod square;
 mod symmetry;
@@ -41,6 +42,9 @@ pub use moves::{moves_text, Move, MoveList, MoveParseError, MAX_MOVES};
 pub use perft::{perft, perft_bulk, perft_divide};
 pub use piece::{Animal, Piece, Side};
 pub use position::{Position, Undo, START_FEN};
+pub use rule_set::{
+    rules_name, MixtureError, RuleMixture, RuleSet, WeightedRuleSet, OWN_RULES_NAME,
+};
 pub use rules::{JumpRule, NoMoveOutcome, RepetitionOutcome, Rules, RulesError, PRESETS};
 pub use square::{Square, FILES, NUM_SQUARES, RANKS};
 pub use terrain::{den, step, traps, Direction, Jump, DEN, JUMPS, LAND, STEPS, TRAPS, WATER};

@@ -20,7 +20,7 @@ mod worker;
 pub use config::{
     RootValue, SelfPlayConfig, SelfPlayConfigError, DEFAULT_EVAL_CACHE, MAX_EVAL_CACHE,
 };
-pub use mixture::{MixtureError, RuleMixture};
+pub use mixture::pick_rule_set;
 pub use record::{pack_move, unpack_move, GameRecord, MoveRecord};
 pub use run::{run_selfplay, SelfPlayReport};
 pub use shard::{

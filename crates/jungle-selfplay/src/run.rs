@@ -2,12 +2,12 @@
 //! shards by the calling thread, which also reports progress.
 
 use crate::config::SelfPlayConfig;
-use crate::mixture::RuleMixture;
 use crate::record::GameRecord;
 use crate::shard::{next_shard_index, write_new_shard, ShardError};
 use crate::worker::{GameList, Job, SelfPlayStats};
 use jungle_mcts::profile::{self, Phase};
 use jungle_mcts::Evaluator;
+use jungle_rules::RuleMixture;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc;

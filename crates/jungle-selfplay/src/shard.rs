@@ -4,8 +4,8 @@
 //! killed run leaves only whole shards; read all-or-nothing.
 
 use crate::legacy::{LegacyBody, MoveRecordV1, MoveRecordV2};
-use crate::mixture::RuleMixture;
 use crate::record::GameRecord;
+use jungle_rules::RuleMixture;
 use jungle_rules::Rules;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};

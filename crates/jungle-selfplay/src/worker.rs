@@ -3,10 +3,11 @@
 //! game waits on another game's search.
 
 use crate::config::{RootValue, SelfPlayConfig};
-use crate::mixture::RuleMixture;
+use crate::mixture::pick_rule_set;
 use crate::record::{pack_move, GameRecord, MoveRecord};
 use jungle_mcts::{run_round, CacheCounters, Evaluator, Search};
 use jungle_play::opening::{derive_seed, random_opening};
+use jungle_rules::RuleMixture;
 use jungle_rules::{Game, Side};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -169,7 +170,7 @@ impl Job<'_> {
             }
         };
         let seed = game_seed(self.games.seed, index);
-        let variant = self.mixture.pick(seed);
+        let variant = pick_rule_set(self.mixture, seed);
         let rules = self.mixture.rules(variant).clone();
         let start_fen = rules.start_position().to_fen();
         let game = random_opening(

@@ -3,11 +3,11 @@
 
 use jungle_mcts::{EvalInput, Evaluation, Evaluator, HeuristicEvaluator};
 use jungle_net::{cpu_device, NetConfig, NetEvaluator, PolicyValueNet};
-use jungle_rules::Rules;
+use jungle_rules::{RuleMixture, RuleSet, Rules};
 use jungle_selfplay::shard::encode_shard;
 use jungle_selfplay::{
-    read_shard, run_selfplay, shard_files, shard_stats, verify_game, GameList, RuleMixture,
-    SelfPlayConfig, SelfPlayStats,
+    read_shard, run_selfplay, shard_files, shard_stats, verify_game, GameList, SelfPlayConfig,
+    SelfPlayStats,
 };
 use std::path::{Path, PathBuf};
 
@@ -52,7 +52,7 @@ fn play<E: Evaluator + Send>(
     let stats = SelfPlayStats::default();
     run_selfplay(
         cfg,
-        &RuleMixture::single("standard", Rules::default()),
+        &RuleMixture::single(RuleSet::new("standard", Rules::default())),
         vec![evaluator],
         &GameList::new(games, seed),
         dir,
@@ -146,7 +146,7 @@ fn a_resumed_job_plays_only_its_missing_games_and_stats_count_duplicates() {
     let stats = SelfPlayStats::default();
     run_selfplay(
         &cfg,
-        &RuleMixture::single("standard", Rules::default()),
+        &RuleMixture::single(RuleSet::new("standard", Rules::default())),
         vec![HeuristicEvaluator],
         &list,
         &part,

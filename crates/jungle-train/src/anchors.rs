@@ -13,8 +13,8 @@ use crate::matches::{read_matches, MatchLine};
 use indicatif::ProgressBar;
 use jungle_play::arena::{run_match, ArenaConfig};
 use jungle_play::tournament::pairings;
+use jungle_rules::RuleMixture;
 use jungle_rules::Rules;
-use jungle_selfplay::RuleMixture;
 use std::path::{Path, PathBuf};
 
 /// The seed of the anchors' games (the same for every run, so the games

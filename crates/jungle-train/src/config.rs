@@ -460,7 +460,7 @@ impl TrainConfig {
 
     /// The rule sets of the run's self-play: `[run] variants`, or
     /// `variant` alone (the error names the key).
-    pub fn mixture(&self) -> Result<jungle_selfplay::RuleMixture, ConfigError> {
+    pub fn mixture(&self) -> Result<jungle_rules::RuleMixture, ConfigError> {
         self.run
             .variants
             .mixture(&self.run.variant)

@@ -18,7 +18,8 @@
 use crate::error::TrainError;
 use crate::generations::{quarantine, Quarantined};
 use crate::state::CheckpointInfo;
-use jungle_selfplay::{read_shard_among, RuleMixture};
+use jungle_rules::RuleMixture;
+use jungle_selfplay::read_shard_among;
 use jungle_store::Store;
 use std::path::{Path, PathBuf};
 

@@ -40,9 +40,9 @@ use jungle_play::opening::derive_seed;
 use jungle_play::{NetSpec, PlayerFactory, PlayerSpec};
 use jungle_probe::metrics::PROBE_SCORE;
 use jungle_probe::{probe_network, Metric, Suite};
+use jungle_rules::RuleMixture;
 use jungle_selfplay::{
-    read_shard_among, run_selfplay, shard_files, shard_stats, GameList, RuleMixture, SelfPlayStats,
-    ShardStats,
+    read_shard_among, run_selfplay, shard_files, shard_stats, GameList, SelfPlayStats, ShardStats,
 };
 use jungle_store::Store;
 use rand::SeedableRng;

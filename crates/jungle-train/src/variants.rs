@@ -5,7 +5,7 @@
 //! { variant = "bank-rats", weight = 1 }]`.
 
 use jungle_rules::{InvalidKey, Rules};
-use jungle_selfplay::{MixtureError, RuleMixture};
+use jungle_rules::{MixtureError, RuleMixture, RuleSet, WeightedRuleSet};
 use serde::{Deserialize, Serialize};
 
 /// The value of `[run] variants`.
@@ -57,17 +57,17 @@ impl VariantsSetting {
                 )
             })
         };
-        let entries: Vec<(String, Rules, f64)> = match self {
+        let entries: Vec<WeightedRuleSet> = match self {
             VariantsSetting::List(list) if list.is_empty() => {
-                return Ok(RuleMixture::single(
+                return Ok(RuleMixture::single(RuleSet::new(
                     variant,
                     load("variant".to_string(), variant)?,
-                ));
+                )));
             }
             VariantsSetting::Word(word) if word == "all" => Rules::preset_names()
                 .map(|name| {
                     let rules = Rules::preset(name).expect("a preset");
-                    (name.to_string(), rules, 1.0)
+                    WeightedRuleSet::new(name, rules, 1.0)
                 })
                 .collect(),
             VariantsSetting::Word(word) => {
@@ -82,7 +82,7 @@ impl VariantsSetting {
                 .enumerate()
                 .map(|(i, e)| {
                     let rules = load(format!("variants[{i}].variant"), &e.variant)?;
-                    Ok((e.variant.clone(), rules, e.weight))
+                    Ok(WeightedRuleSet::new(e.variant.clone(), rules, e.weight))
                 })
                 .collect::<Result<_, InvalidKey>>()?,
         };

@@ -13,7 +13,8 @@ use crate::layout::{checkpoint_name, RunLayout};
 use crate::publish::{host_name, read_latest, Latest};
 use jungle_net::{cpu_device, load_checkpoint, Compute, InferenceNet};
 use jungle_play::opening::derive_seed;
-use jungle_selfplay::{run_selfplay, shard_files, GameList, RuleMixture, SelfPlayStats};
+use jungle_rules::RuleMixture;
+use jungle_selfplay::{run_selfplay, shard_files, GameList, SelfPlayStats};
 use jungle_store::Store;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -295,7 +296,7 @@ fn fetch_network(
     Ok(Network {
         step: latest.step,
         net: InferenceNet::new(&checkpoint.net, compute),
-        mixture: RuleMixture::of_checkpoint(&checkpoint.meta),
+        mixture: checkpoint.meta.trained_mixture(),
         latest,
     })
 }

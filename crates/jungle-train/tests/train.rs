@@ -5,10 +5,9 @@ use jungle_mcts::HeuristicEvaluator;
 use jungle_net::encoding::{Encoding, POLICY_SLOTS};
 use jungle_net::SURVIVAL_OUTPUTS;
 use jungle_net::{cpu_device, NetConfig};
-use jungle_rules::Rules;
+use jungle_rules::{RuleMixture, RuleSet, Rules};
 use jungle_selfplay::{
-    read_shard, run_selfplay, shard_files, GameList, GameRecord, RuleMixture, SelfPlayConfig,
-    SelfPlayStats,
+    read_shard, run_selfplay, shard_files, GameList, GameRecord, SelfPlayConfig, SelfPlayStats,
 };
 use jungle_train::Trainer;
 use jungle_train::WeightDecay;
@@ -29,7 +28,7 @@ fn games(tag: &str) -> Vec<GameRecord> {
     let stats = SelfPlayStats::default();
     run_selfplay(
         &cfg,
-        &RuleMixture::single("standard", Rules::default()),
+        &RuleMixture::single(RuleSet::new("standard", Rules::default())),
         vec![HeuristicEvaluator],
         &GameList::new(8, 11),
         &dir,

@@ -4,10 +4,8 @@
 //! never lost or taken twice, also when the trainer is killed between
 //! taking a shard and deleting it.
 
-use jungle_rules::Rules;
-use jungle_selfplay::{
-    read_shard, shard_files, shard_files_within, write_shard, GameRecord, RuleMixture,
-};
+use jungle_rules::{RuleMixture, RuleSet, Rules};
+use jungle_selfplay::{read_shard, shard_files, shard_files_within, write_shard, GameRecord};
 use jungle_store::Store;
 use jungle_train::config::{TrainConfig, TINY_CONFIG};
 use jungle_train::read_latest;
@@ -211,7 +209,7 @@ fn the_intake_drops_old_networks_quarantines_bad_shards_and_survives_a_kill() {
         .unwrap();
     // A shard taken before a kill, not yet deleted from the store.
     std::fs::copy(dir.join("made-40-500.bin"), partial.join("c-000000.bin")).unwrap();
-    let mixture = RuleMixture::single("standard", standard());
+    let mixture = RuleMixture::single(RuleSet::new("standard", standard()));
     let intake = Intake {
         store: &store,
         prefix: prefix.clone(),

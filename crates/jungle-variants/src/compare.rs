@@ -1,10 +1,11 @@
 //! Playing the games of a comparison.
 
 use crate::live::{switch_activity, SwitchActivity};
-use crate::variant::{baseline_index, Variant};
+use crate::variant::baseline_index;
 use jungle_play::arena::{play_out, GameEnd};
 use jungle_play::opening::{derive_seed, opening_for, shared_opening};
 use jungle_play::PlayerFactory;
+use jungle_rules::RuleSet;
 use jungle_rules::{Move, Side};
 use rayon::prelude::*;
 
@@ -92,7 +93,7 @@ impl VariantGame {
 /// (and its seeds) across variants; with an opponent, the player moves first
 /// in even games and second in odd ones.
 fn play_one(
-    variants: &[Variant],
+    variants: &[RuleSet],
     variant: usize,
     index: u32,
     player: &dyn PlayerFactory,
@@ -136,7 +137,7 @@ fn play_one(
 /// is called as each finishes. Games come back ordered by variant, then
 /// index, whatever the number of threads.
 pub fn compare(
-    variants: &[Variant],
+    variants: &[RuleSet],
     player: &dyn PlayerFactory,
     opponent: &dyn PlayerFactory,
     cfg: &CompareConfig,

@@ -23,4 +23,4 @@ pub mod variant;
 pub use compare::{compare, CompareConfig, VariantGame};
 pub use live::{switch_activity, SwitchActivity};
 pub use summary::{summarize, Baseline, VariantSummary};
-pub use variant::{baseline_index, resolve_variants, Variant, VariantListError};
+pub use variant::{baseline_index, resolve_variants, VariantListError};

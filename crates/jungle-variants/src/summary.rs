@@ -1,9 +1,10 @@
 //! Per-variant counts, intervals and the test against the baseline.
 
 use crate::compare::VariantGame;
-use crate::variant::{baseline_index, Variant};
+use crate::variant::baseline_index;
 use jungle_play::stats::{wilson_interval, Z95};
 use jungle_rules::EndReason;
+use jungle_rules::RuleSet;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -106,7 +107,7 @@ fn z_test(a: &[f64], b: &[f64]) -> (f64, f64, f64) {
 /// score. The baseline is `standard` if it was compared, else the first
 /// variant.
 pub fn summarize(
-    variants: &[Variant],
+    variants: &[RuleSet],
     games: &[VariantGame],
     with_opponent: bool,
 ) -> Vec<VariantSummary> {
@@ -220,10 +221,10 @@ mod tests {
         }
     }
 
-    fn variants() -> Vec<Variant> {
+    fn variants() -> Vec<RuleSet> {
         ["trap-attack", "standard"]
             .iter()
-            .map(|n| Variant {
+            .map(|n| RuleSet {
                 name: n.to_string(),
                 rules: Rules::preset(n).unwrap(),
             })

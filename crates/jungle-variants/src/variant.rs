@@ -1,15 +1,6 @@
 //! Which rule sets to compare: preset names or toml files.
 
-use jungle_rules::{Rules, RulesError};
-
-/// A rule set under comparison.
-#[derive(Clone, Debug)]
-pub struct Variant {
-    /// The name it was given by (a preset name or a file path).
-    pub name: String,
-    /// Its rules.
-    pub rules: Rules,
-}
+use jungle_rules::{RuleSet, Rules, RulesError};
 
 /// Why a list of rule sets was refused.
 #[derive(Debug, thiserror::Error)]
@@ -37,7 +28,7 @@ pub enum VariantListError {
 
 /// The index of the baseline of a comparison: `standard` when it is
 /// compared, else the first rule set listed.
-pub fn baseline_index(variants: &[Variant]) -> usize {
+pub fn baseline_index(variants: &[RuleSet]) -> usize {
     variants
         .iter()
         .position(|v| v.name == "standard")
@@ -46,14 +37,14 @@ pub fn baseline_index(variants: &[Variant]) -> usize {
 
 /// Resolves a comma-separated list of preset names and toml paths (`all`
 /// alone means every preset). Errors name the entry and list the presets.
-pub fn resolve_variants(list: &str) -> Result<Vec<Variant>, VariantListError> {
+pub fn resolve_variants(list: &str) -> Result<Vec<RuleSet>, VariantListError> {
     let known = || Rules::preset_names().collect::<Vec<_>>().join(", ");
     let names: Vec<&str> = if list.trim() == "all" {
         Rules::preset_names().collect()
     } else {
         list.split(',').map(str::trim).collect()
     };
-    let mut variants: Vec<Variant> = Vec::new();
+    let mut variants: Vec<RuleSet> = Vec::new();
     for name in names {
         if name.is_empty() {
             return Err(VariantListError::Empty {
@@ -68,7 +59,7 @@ pub fn resolve_variants(list: &str) -> Result<Vec<Variant>, VariantListError> {
             known: (!matches!(source, RulesError::Unknown { .. })).then(known),
             source,
         })?;
-        variants.push(Variant {
+        variants.push(RuleSet {
             name: name.to_string(),
             rules,
         });

@@ -8,7 +8,7 @@ use anyhow::{Context, Result};
 use clap::Args;
 use jungle_mcts::profile::{self, Phase};
 use jungle_net::{cpu_device, load_checkpoint, InferenceNet};
-use jungle_selfplay::{run_selfplay, GameList, RuleMixture, SelfPlayStats};
+use jungle_selfplay::{run_selfplay, GameList, SelfPlayStats};
 use jungle_train::config::TrainConfig;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -95,7 +95,7 @@ pub fn run(args: &BenchSelfPlayArgs, json: bool) -> Result<()> {
             checkpoint.display()
         )
     })?;
-    let mixture = RuleMixture::of_checkpoint(&ck.meta);
+    let mixture = ck.meta.trained_mixture();
     let sp = &config.selfplay.for_device(compute.is_gpu());
     let stats = SelfPlayStats::default();
     let net = InferenceNet::new(&ck.net, &compute);

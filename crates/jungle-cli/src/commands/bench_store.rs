@@ -11,7 +11,8 @@ use anyhow::{bail, Result};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use jungle_rules::{Game, Rules};
-use jungle_selfplay::{pack_move, write_shard, GameRecord, MoveRecord, RuleMixture};
+use jungle_rules::{RuleMixture, RuleSet};
+use jungle_selfplay::{pack_move, write_shard, GameRecord, MoveRecord};
 use jungle_store::Store;
 use jungle_train::Intake;
 use jungle_train::{generation_folder, partial_folder, publish_generation, window_files};
@@ -106,7 +107,7 @@ pub fn run(args: &BenchStoreArgs, json: bool) -> Result<()> {
         store.delete(&old.key)?;
     }
     let rules = Rules::load("standard")?;
-    let mixture = RuleMixture::single("standard", rules.clone());
+    let mixture = RuleMixture::single(RuleSet::new("standard", rules.clone()));
     let scratch = std::env::temp_dir().join(format!("jungle-bench-store-{}", std::process::id()));
     let shards = scratch.join("shards");
     std::fs::create_dir_all(&shards)?;

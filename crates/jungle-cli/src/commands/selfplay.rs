@@ -6,9 +6,10 @@ use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use jungle_net::{cpu_device, load_checkpoint, InferenceNet, NetConfig};
+use jungle_rules::{RuleMixture, RuleSet};
 use jungle_selfplay::{
-    read_shard, run_selfplay, shard_files, shard_stats, GameList, RuleMixture, SelfPlayConfig,
-    SelfPlayStats, ShardStats,
+    read_shard, run_selfplay, shard_files, shard_stats, GameList, SelfPlayConfig, SelfPlayStats,
+    ShardStats,
 };
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
@@ -110,9 +111,9 @@ pub fn run(args: &SelfPlayArgs) -> Result<()> {
     };
     // --variant, else every rule set the checkpoint was trained under.
     let mixture = match (&args.variant, trained) {
-        (Some(v), _) => RuleMixture::single(v, load_rules(v)?),
-        (None, Some(meta)) => RuleMixture::of_checkpoint(&meta),
-        (None, None) => RuleMixture::single("standard", load_rules("standard")?),
+        (Some(v), _) => RuleMixture::single(RuleSet::new(v, load_rules(v)?)),
+        (None, Some(meta)) => meta.trained_mixture(),
+        (None, None) => RuleMixture::single(RuleSet::new("standard", load_rules("standard")?)),
     };
     // Games of this job (this seed) already in --out are kept, not played
     // again: a killed `selfplay` run again with the same arguments finishes.

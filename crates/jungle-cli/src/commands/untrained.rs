@@ -22,7 +22,7 @@ pub fn untrained_rule_sets<'a>(
     (!missing.is_empty()).then(|| {
         format!(
             "its network was trained under {} only; not under {}",
-            training.names,
+            training.names(),
             missing.join(", ")
         )
     })

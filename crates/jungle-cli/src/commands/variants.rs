@@ -62,7 +62,7 @@ const GAMES_FILE: &str = "variants-games.jsonl";
 fn write_games(
     path: &std::path::Path,
     args: &VariantsArgs,
-    variants: &[jungle_variants::Variant],
+    variants: &[jungle_rules::RuleSet],
     games: &[jungle_variants::VariantGame],
 ) -> Result<()> {
     let opponent = args.opponent.as_deref().unwrap_or(&args.player);
