@@ -8,7 +8,7 @@ use crate::tensors::first_non_finite;
 use crate::{NetConfig, PolicyValueNet};
 use burn::module::Module;
 use burn::tensor::Device;
-use jungle_rules::{rules_name, RuleMixture, RuleSet, Rules, WeightedRuleSet};
+use jungle_rules::{rules_name, MixtureError, RuleMixture, RuleSet, Rules, WeightedRuleSet};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -63,20 +63,25 @@ pub struct TrainedVariant {
 
 impl CheckpointMeta {
     /// The rule sets the network was trained under, with their weights:
-    /// the mixture's, or its `rules` alone (weight 1).
-    pub fn trained_mixture(&self) -> RuleMixture {
+    /// the mixture's, or its `rules` alone (weight 1). A mixture that does
+    /// not check out is refused by [`parse_meta`].
+    pub fn checked_mixture(&self) -> Result<RuleMixture, MixtureError> {
         if self.trained_variants.is_empty() {
-            return RuleMixture::single(RuleSet::named(self.rules.clone()));
+            return Ok(RuleMixture::single(RuleSet::named(self.rules.clone())));
         }
-        let entries = self
-            .trained_variants
-            .iter()
-            .map(|v| WeightedRuleSet::new(v.variant.clone(), v.rules.clone(), v.weight))
-            .collect();
-        // Written from a checked mixture; a hand-edited file that breaks it
-        // falls back to the entries as they are.
-        RuleMixture::new(entries)
-            .unwrap_or_else(|_| RuleMixture::single(RuleSet::named(self.rules.clone())))
+        RuleMixture::new(
+            self.trained_variants
+                .iter()
+                .map(|v| WeightedRuleSet::new(v.variant.clone(), v.rules.clone(), v.weight))
+                .collect(),
+        )
+    }
+
+    /// [`CheckpointMeta::checked_mixture`] of a meta read by [`parse_meta`]
+    /// (or written by the trainer, from a checked mixture).
+    pub fn trained_mixture(&self) -> RuleMixture {
+        self.checked_mixture()
+            .expect("a checkpoint's mixture is checked when it is read")
     }
 
     /// The rule sets the network was trained under: the mixture's, or
@@ -309,9 +314,13 @@ pub fn parse_meta(json: &Path, text: &str) -> Result<CheckpointMeta, CheckpointE
     meta.rules
         .validate()
         .map_err(|message| CheckpointError::Meta {
-            path: json,
+            path: json.clone(),
             message: format!("field `rules`: {message}"),
         })?;
+    meta.checked_mixture().map_err(|e| CheckpointError::Meta {
+        path: json,
+        message: format!("field `trained_variants`: {e}"),
+    })?;
     Ok(meta)
 }
 

@@ -804,6 +804,37 @@ fn a_checkpoint_names_the_rule_sets_it_was_trained_under() {
     assert_eq!(rules_name(&own), "a rule set of its own");
 }
 
+#[test]
+fn a_checkpoint_whose_mixture_does_not_check_out_is_refused_by_name() {
+    let mut twice = CheckpointMeta::new(tiny(), Rules::default(), 0, 0);
+    for name in ["standard", "mine.toml"] {
+        twice.trained_variants.push(TrainedVariant {
+            variant: name.to_string(),
+            weight: 1.0,
+            rules: Rules::default(),
+        });
+    }
+    let text = serde_json::to_string(&twice).unwrap();
+    let e = parse_meta(std::path::Path::new("c.json"), &text)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("c.json") && e.contains("trained_variants") && e.contains("mine.toml"),
+        "{e}"
+    );
+    let mut negative = CheckpointMeta::new(tiny(), Rules::default(), 0, 0);
+    negative.trained_variants.push(TrainedVariant {
+        variant: "standard".to_string(),
+        weight: -1.0,
+        rules: Rules::default(),
+    });
+    let text = serde_json::to_string(&negative).unwrap();
+    let e = parse_meta(std::path::Path::new("d.json"), &text)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("weight") && e.contains("d.json"), "{e}");
+}
+
 /// Sets the first value of the `which`-th float tensor to NaN.
 struct Poison {
     which: usize,

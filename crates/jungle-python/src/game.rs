@@ -95,13 +95,10 @@ impl PyGame {
     }
 
     /// A copy of the game (its moves and history too).
-    fn copy(&self) -> PyResult<PyGame> {
-        let start = self.game.game().start_position().to_fen();
-        let mut game = WebGame::new(&self.game.rules_json(), Some(start)).map_err(value_error)?;
-        for mv in self.game.moves() {
-            game.play(&mv).map_err(value_error)?;
+    fn copy(&self) -> PyGame {
+        PyGame {
+            game: self.game.clone(),
         }
-        Ok(PyGame { game })
     }
 
     fn __repr__(&self) -> String {

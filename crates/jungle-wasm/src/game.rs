@@ -37,6 +37,7 @@ pub(crate) fn side_name(side: Side) -> String {
 
 /// One game.
 #[wasm_bindgen(js_name = Game)]
+#[derive(Clone)]
 pub struct WebGame {
     game: Game,
 }
