@@ -5,7 +5,7 @@
 
 use crate::clock::TimeBudget;
 use crate::protocol::GoParams;
-use jungle_mcts::{search, Evaluator, Search};
+use jungle_mcts::{Evaluator, Search};
 use jungle_play::analysis::answer::draw_after;
 use jungle_play::{AlphaBeta, Player, Wdl};
 use jungle_rules::{Game, Move, Rules};
@@ -242,8 +242,7 @@ pub fn go_search(
             };
             chunk = chunk.min(fits);
         }
-        tree.set_simulations(chunk.max(1) as u32);
-        let result = search(tree, game, evaluator);
+        let result = tree.run(game, chunk.max(1) as u32, evaluator);
         total += u64::from(result.simulations);
         let reached = limits.nodes.is_some_and(|n| total >= n)
             || limits

@@ -110,6 +110,17 @@ pub struct SearchConfig {
     pub minimax_weight: f32,
 }
 
+/// Simulations a player searches per move when nothing names a number:
+/// a `net:` spec without one, the analysis server's queries, the browser
+/// page and the Python package (the one home of this default; the table of
+/// every search default is in docs/design.md).
+pub const PLAYER_SIMULATIONS: u32 = 200;
+
+/// The most simulations one search may be asked for, by a spec, an
+/// analysis query, the page or Python: a tree of that many nodes is some
+/// hundreds of MB, and a budget above it is a typo rather than a plan.
+pub const MAX_SIMULATIONS: u32 = 1_000_000;
+
 /// How far the root safety check of players looks ([`SearchConfig::for_play`]):
 /// three moves of each side (five plies after the move), under a
 /// millisecond a move on average.
@@ -118,7 +129,7 @@ pub const PLAY_SAFETY_MOVES: u32 = 3;
 impl Default for SearchConfig {
     fn default() -> Self {
         SearchConfig {
-            simulations: 200,
+            simulations: PLAYER_SIMULATIONS,
             cpuct: 1.5,
             fpu_reduction: 0.25,
             dirichlet_alpha: 0.4,
@@ -217,9 +228,7 @@ impl SearchConfig {
         InvalidKey::check_range("dirichlet_fraction", self.dirichlet_fraction, 0.0, 1.0)?;
         InvalidKey::check_range("minimax_weight", self.minimax_weight, 0.0, 1.0)?;
         InvalidKey::check_range("draw_value", self.draw_value, -1.0, 1.0)?;
-        if self.simulations == 0 {
-            return Err(InvalidKey::new("simulations", 0, "at least 1"));
-        }
+        InvalidKey::check_range("simulations", self.simulations, 1, MAX_SIMULATIONS)?;
         if self.leaves_per_round == 0 {
             return Err(InvalidKey::new("leaves_per_round", 0, "at least 1"));
         }

@@ -32,7 +32,10 @@ pub mod tactics;
 mod tree;
 
 pub use cache::{CacheCounters, CachedEvaluator};
-pub use config::{RootSelection, SearchConfig, SearchKeyError, PLAY_SAFETY_MOVES};
+pub use config::{
+    RootSelection, SearchConfig, SearchKeyError, MAX_SIMULATIONS, PLAYER_SIMULATIONS,
+    PLAY_SAFETY_MOVES,
+};
 pub use evaluator::{
     wdl_of, EvalInput, Evaluation, Evaluator, HeuristicEvaluator, UniformEvaluator,
 };

@@ -351,7 +351,7 @@ fn k_games_in_flight_give_batches_of_k() {
         .map(|i| Search::new(Rules::default(), config(32), i as u64))
         .collect();
     for s in &mut searches {
-        s.begin(&game);
+        s.begin(&game, 32);
     }
     let mut counting = Counting::default();
     run_batched(&mut searches, &mut counting);
@@ -378,7 +378,7 @@ fn several_leaves_per_tree_with_virtual_loss() {
         .map(|i| Search::new(Rules::default(), cfg.clone(), i as u64))
         .collect();
     for s in &mut searches {
-        s.begin(&game);
+        s.begin(&game, 64);
     }
     let mut counting = Counting::default();
     run_batched(&mut searches, &mut counting);
@@ -399,7 +399,7 @@ fn the_tree_is_reused_after_moves_are_played() {
     let first = search(&mut tree, &game, &mut HeuristicEvaluator);
     game.play(first.pv[0]).unwrap();
     game.play(first.pv[1]).unwrap();
-    tree.begin(&game);
+    tree.begin(&game, 400);
     let kept = tree.result().visits.iter().sum::<u32>();
     assert!(kept > 0, "the subtree of the expected line is kept");
     run_batched(std::slice::from_mut(&mut tree), &mut HeuristicEvaluator);

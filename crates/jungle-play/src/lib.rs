@@ -49,5 +49,5 @@ pub use random::RandomPlayer;
 pub use search_player::SearchPlayer;
 pub use spec::{
     load_player, load_player_on, NetSpec, PlayerFactory, PlayerSpec, SearchParts, SearchSpec,
-    SpecError, DEFAULT_NET_SIMULATIONS, PLAYER_EVAL_CACHE, PLAYER_FORMS,
+    SpecError, PLAYER_EVAL_CACHE, PLAYER_FORMS,
 };

@@ -11,7 +11,10 @@ use crate::player::Player;
 use crate::random::RandomPlayer;
 use crate::search_player::SearchPlayer;
 use jungle_mcts::quiescence::MAX_QUIESCENCE_WEIGHT;
-use jungle_mcts::{Evaluator, HeuristicEvaluator, Search, SearchConfig, SearchKeyError};
+use jungle_mcts::{
+    Evaluator, HeuristicEvaluator, Search, SearchConfig, SearchKeyError, MAX_SIMULATIONS,
+    PLAYER_SIMULATIONS,
+};
 use jungle_net::Compute;
 use jungle_net::{CheckpointError, ValueTerms, ValueTermsError, MAX_MATERIAL_WEIGHT};
 use jungle_rules::{RuleMixture, Rules};
@@ -33,15 +36,9 @@ macro_rules! player_forms {
 /// Every form a spec may take, for help texts and error messages.
 pub const PLAYER_FORMS: &str = player_forms!();
 
-/// Simulations per move of a `net:` player whose spec names none.
-pub const DEFAULT_NET_SIMULATIONS: u32 = 200;
-
 /// Evaluations a `net:` player keeps for the game it plays (2^16, some 10
 /// MB): the positions its searches meet again cost no network call.
 pub const PLAYER_EVAL_CACHE: usize = 1 << 16;
-
-/// The most simulations a spec may ask for.
-const MAX_SIMULATIONS: u32 = 1_000_000;
 
 /// Builds fresh players, one per game and seat, so games can run in parallel.
 pub trait PlayerFactory: Send + Sync {
@@ -321,7 +318,7 @@ fn net_spec(spec: &str, rest: &str) -> Result<NetSpec, SpecError> {
     }
     let mut net = NetSpec::new(
         PathBuf::from(path),
-        simulations.unwrap_or(DEFAULT_NET_SIMULATIONS),
+        simulations.unwrap_or(PLAYER_SIMULATIONS),
     );
     net.search.simulations_given = simulations.is_some();
     apply_options(
@@ -626,7 +623,7 @@ mod tests {
         let PlayerSpec::Net(plain) = parse("net:ck") else {
             panic!("a net spec");
         };
-        assert_eq!(plain.search.search.simulations, DEFAULT_NET_SIMULATIONS);
+        assert_eq!(plain.search.search.simulations, PLAYER_SIMULATIONS);
     }
 
     #[test]

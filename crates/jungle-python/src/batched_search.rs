@@ -24,7 +24,7 @@ impl PyBatchedSearch {
     /// head), `simulations` a move, the value terms `material` and
     /// `qsearch` (as `net:` specs), its choices fixed by `seed`.
     #[new]
-    #[pyo3(signature = (rules, encoding_version, survival_head, simulations = 200, material = 0.0, qsearch = 0.0, seed = 0))]
+    #[pyo3(signature = (rules, encoding_version, survival_head, simulations = jungle_mcts::PLAYER_SIMULATIONS, material = 0.0, qsearch = 0.0, seed = 0))]
     fn new(
         rules: &str,
         encoding_version: u32,

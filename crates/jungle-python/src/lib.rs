@@ -45,5 +45,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(game::preset_names, m)?)?;
     m.add("POLICY_SLOTS", jungle_encoding::POLICY_SLOTS)?;
     m.add("DEFAULT_PLAYER", jungle_play::shipped::DEFAULT_PLAYER)?;
+    m.add("PLAYER_SIMULATIONS", jungle_mcts::PLAYER_SIMULATIONS)?;
+    m.add("MAX_SIMULATIONS", jungle_mcts::MAX_SIMULATIONS)?;
     Ok(())
 }

@@ -82,3 +82,14 @@ def test_refusals_name_the_problem(shipped, tmp_path):
     (tmp_path / "model.json").write_text('{"format": "other"}')
     with pytest.raises(ValueError, match="format"):
         jz.OnnxPlayer(str(tmp_path))
+
+
+def test_the_simulation_budget_is_the_native_players(shipped):
+    # One home for the default and the ceiling: the Rust search's.
+    assert jz.PLAYER_SIMULATIONS == 200
+    assert jz.MAX_SIMULATIONS == 1_000_000
+    assert jz.OnnxPlayer(str(shipped)).simulations == jz.PLAYER_SIMULATIONS
+    with pytest.raises(ValueError, match="simulations"):
+        jz._native.BatchedSearch("standard", 2, False, jz.MAX_SIMULATIONS + 1)
+    with pytest.raises(ValueError, match="simulations"):
+        jz._native.BatchedSearch("standard", 2, False, 0)

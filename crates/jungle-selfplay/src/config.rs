@@ -85,7 +85,8 @@ pub struct SelfPlayConfig {
     /// a shuffle, a subtree dropped with the moves not played) costs no
     /// network call. 0 turns the table off.
     pub eval_cache: usize,
-    /// The search (its `simulations` is set per move from the fields above).
+    /// The search (its `simulations` is not read: each move's budget is
+    /// `full_simulations` or `cheap_simulations`, given to the search call).
     pub search: SearchConfig,
 }
 
@@ -109,24 +110,27 @@ pub const DEFAULT_EVAL_CACHE: usize = 1 << 18;
 /// The largest accepted `eval_cache` (2^24 evaluations, a few GB per worker).
 pub const MAX_EVAL_CACHE: usize = 1 << 24;
 
+/// The defaults are the training default's `[selfplay]` table
+/// (configs/default.toml), so `jungle selfplay` without a config plays the
+/// games `jungle train` plays; jungle-train's tests hold the two equal.
 impl Default for SelfPlayConfig {
     fn default() -> Self {
         SelfPlayConfig {
             workers: 0,
-            games_in_flight: 32,
+            games_in_flight: 24,
             gpu_games_in_flight: 128,
-            full_simulations: 128,
-            cheap_simulations: 24,
+            full_simulations: 96,
+            cheap_simulations: 16,
             full_search_fraction: 0.25,
-            cheap_search_noise: false,
+            cheap_search_noise: true,
             cheap_considered: 0,
             played_move_noise: 1.0,
             root_value: RootValue::Mean,
             random_opening_plies: 2,
             opening_temperature_plies: 10,
             opening_temperature: 1.0,
-            max_plies: 1000,
-            games_per_shard: 32,
+            max_plies: 600,
+            games_per_shard: 24,
             material_weight: 0.0,
             qsearch_weight: 0.0,
             eval_cache: DEFAULT_EVAL_CACHE,

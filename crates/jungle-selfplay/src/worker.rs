@@ -208,11 +208,6 @@ impl Job<'_> {
     fn begin_move(&self, slot: &mut Slot) {
         let cfg = self.config;
         slot.full = slot.rng.random::<f32>() < cfg.full_search_fraction;
-        slot.search.set_simulations(if slot.full {
-            cfg.full_simulations
-        } else {
-            cfg.cheap_simulations
-        });
         slot.search
             .set_root_noise(slot.full || cfg.cheap_search_noise);
         slot.search
@@ -237,7 +232,12 @@ impl Job<'_> {
             } else {
                 cfg.played_move_noise
             });
-        slot.search.begin(&slot.game);
+        let simulations = if slot.full {
+            cfg.full_simulations
+        } else {
+            cfg.cheap_simulations
+        };
+        slot.search.begin(&slot.game, simulations);
     }
 
     /// Records and plays the finished search's move; returns the record if

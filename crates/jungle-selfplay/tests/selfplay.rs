@@ -31,6 +31,7 @@ fn small_config(in_flight: usize) -> SelfPlayConfig {
         cheap_simulations: 4,
         max_plies: 60,
         games_per_shard: 3,
+        cheap_search_noise: false,
         ..SelfPlayConfig::default()
     }
 }

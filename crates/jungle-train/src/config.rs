@@ -650,6 +650,15 @@ mod tests {
     }
 
     #[test]
+    fn the_training_default_and_the_libraries_defaults_are_one_table() {
+        // `jungle selfplay` without a config (SelfPlayConfig::default) plays
+        // the games the default run plays; a key changed in one place and
+        // not the other fails here.
+        let default = TrainConfig::default_config();
+        assert_eq!(default.selfplay, SelfPlayConfig::default());
+    }
+
+    #[test]
     fn the_committed_configs_are_valid() {
         let default = TrainConfig::default_config();
         assert!(default.run.minutes > 0.0);

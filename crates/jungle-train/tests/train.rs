@@ -23,6 +23,7 @@ fn games(tag: &str) -> Vec<GameRecord> {
         cheap_simulations: 8,
         full_search_fraction: 0.5,
         max_plies: 120,
+        cheap_search_noise: false,
         ..SelfPlayConfig::default()
     };
     let stats = SelfPlayStats::default();

@@ -19,14 +19,13 @@ use jungle_encoding::{
 };
 use jungle_mcts::cache::evaluation_key;
 use jungle_mcts::quiescence::check_quiescence_weight;
-use jungle_mcts::{EvalInput, Evaluation, Evaluator, Search, SearchConfig, WithQuiescence};
+use jungle_mcts::{
+    EvalInput, Evaluation, Evaluator, Search, SearchConfig, WithQuiescence, MAX_SIMULATIONS,
+};
 use jungle_rules::{Game, Rules};
 use serde::Serialize;
 use std::collections::HashMap;
 use wasm_bindgen::prelude::*;
-
-/// Most simulations a move may be given (as `net:` specs allow).
-const MAX_SIMULATIONS: u32 = 1_000_000;
 
 /// Draw shares kept for the answers' win/draw/loss before the table is
 /// emptied.
@@ -278,7 +277,7 @@ impl WebAgent {
                 "the game's rule set is not the agent's: make a new agent for it",
             ));
         }
-        self.search.begin(game);
+        self.search.begin(game, self.settings.simulations);
         let moves = game.legal_moves();
         self.root_key = Some(evaluation_key(&EvalInput {
             position: game.position(),

@@ -99,6 +99,9 @@ pub struct Search {
     /// Visits of each root child when this move's search began.
     base_visits: Vec<u32>,
     gumbel: Option<GumbelRoot>,
+    /// Simulations of the current search: given to [`Search::begin`] (as
+    /// mctx's policies take `num_simulations`), not kept in the config.
+    budget: u32,
     started: u32,
     done: u32,
     pending: Vec<Pending>,
@@ -137,6 +140,7 @@ impl Search {
             clean_priors: Vec::new(),
             base_visits: Vec::new(),
             gumbel: None,
+            budget: 1,
             started: 0,
             done: 0,
             pending: Vec::new(),
@@ -150,12 +154,6 @@ impl Search {
     /// The settings.
     pub fn config(&self) -> &SearchConfig {
         &self.config
-    }
-
-    /// Changes the simulation budget (e.g. for playout-cap randomisation);
-    /// takes effect at the next [`Search::begin`].
-    pub fn set_simulations(&mut self, simulations: u32) {
-        self.config.simulations = simulations.max(1);
     }
 
     /// Changes the move-choice temperature (PUCT mode), e.g. for the opening.
@@ -186,15 +184,19 @@ impl Search {
         self.root_noise = on;
     }
 
-    /// Starts the search for the game's current position, keeping the
-    /// subtree of the moves played since the last search when the game
-    /// continues it.
+    /// Starts a search of `simulations` (at least one) for the game's
+    /// current position, keeping the subtree of the moves played since the
+    /// last search when the game continues it. The budget is the caller's
+    /// for each search: a player passes its configured
+    /// [`SearchConfig::simulations`], self-play a full or a cheap budget
+    /// (playout-cap randomisation), the engine its chunks.
     ///
     /// # Panics
     ///
     /// If the game is over.
-    pub fn begin(&mut self, game: &Game) {
+    pub fn begin(&mut self, game: &Game, simulations: u32) {
         assert!(!game.is_over(), "no search in a finished game");
+        self.budget = simulations.max(1);
         self.restore_clean_priors();
         // A kept node scored without the evaluator (a win found by
         // `win_check`) has no children: start afresh there. One the solver
@@ -300,7 +302,7 @@ impl Search {
                 let mut order: Vec<usize> = (0..n).collect();
                 order.sort_by(|&a, &b| score[b].total_cmp(&score[a]));
                 order.truncate(m);
-                let schedule = considered_visit_sequence(m, self.config.simulations as usize);
+                let schedule = considered_visit_sequence(m, self.budget as usize);
                 self.gumbel = Some(GumbelRoot {
                     score,
                     noise,
@@ -335,7 +337,7 @@ impl Search {
     /// Whether the budget is spent (or the root has a move that wins at once).
     pub fn is_finished(&self) -> bool {
         self.tree.nodes[0].state == NodeState::Expanded
-            && (self.done >= self.config.simulations || self.root_win.is_some())
+            && (self.done >= self.budget || self.root_win.is_some())
     }
 
     /// Walks to up to `leaves_per_round` new leaves and queues them.
@@ -351,7 +353,7 @@ impl Search {
     }
 
     fn budget_spent(&self) -> bool {
-        self.tree.nodes[0].state == NodeState::Expanded && self.started >= self.config.simulations
+        self.tree.nodes[0].state == NodeState::Expanded && self.started >= self.budget
     }
 
     /// The queued leaves, in queue order.
@@ -450,15 +452,30 @@ pub fn run_batched<E: Evaluator + ?Sized>(searches: &mut [Search], evaluator: &m
     calls
 }
 
-/// Searches one game's position to the end and returns the result.
+/// Searches one game's position with the configured budget
+/// ([`SearchConfig::simulations`]) and returns the result.
 pub fn search<E: Evaluator + ?Sized>(
     search: &mut Search,
     game: &Game,
     evaluator: &mut E,
 ) -> SearchResult {
-    search.begin(game);
-    run_batched(std::slice::from_mut(search), evaluator);
-    search.result()
+    let simulations = search.config.simulations;
+    search.run(game, simulations, evaluator)
+}
+
+impl Search {
+    /// Searches the game's position with `simulations` to the end (one
+    /// evaluator call a round) and returns the result.
+    pub fn run<E: Evaluator + ?Sized>(
+        &mut self,
+        game: &Game,
+        simulations: u32,
+        evaluator: &mut E,
+    ) -> SearchResult {
+        self.begin(game, simulations);
+        run_batched(std::slice::from_mut(self), evaluator);
+        self.result()
+    }
 }
 
 #[cfg(test)]

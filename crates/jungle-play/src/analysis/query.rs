@@ -3,14 +3,12 @@
 //! a message that names the field.
 
 use crate::spec::{load_player_on, PlayerFactory};
+use jungle_mcts::MAX_SIMULATIONS;
 use jungle_net::Compute;
 use jungle_rules::{Game, Move, Position, Rules};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::sync::Arc;
-
-/// Most simulations a query may ask for.
-pub const MAX_QUERY_SIMULATIONS: u32 = 1_000_000;
 
 /// A query as read: every field but `id` may be left out.
 #[derive(Clone, Debug, Default, Deserialize, PartialEq, Serialize)]
@@ -195,10 +193,8 @@ impl Defaults {
         )?;
         let player = self.player(&player_name)?;
         if let Some(n) = query.simulations {
-            if !(1..=MAX_QUERY_SIMULATIONS).contains(&n) {
-                return Err(format!(
-                    "simulations: {n}, expected 1 to {MAX_QUERY_SIMULATIONS}"
-                ));
+            if !(1..=MAX_SIMULATIONS).contains(&n) {
+                return Err(format!("simulations: {n}, expected 1 to {MAX_SIMULATIONS}"));
             }
             if player.search_parts().is_none() {
                 return Err(format!(

@@ -128,12 +128,10 @@ impl Analyzer {
                 self.asking += 1;
             }
             Some(parts) => {
-                let mut config = parts.search_config().clone();
-                if let Some(n) = query.simulations {
-                    config.simulations = n;
-                }
+                let config = parts.search_config().clone();
+                let simulations = query.simulations.unwrap_or(config.simulations);
                 let mut search = Search::new(query.rules.clone(), config, 0);
-                search.begin(&query.game);
+                search.begin(&query.game, simulations);
                 let key = query.player_name.clone();
                 let threads = self.threads;
                 if !self.groups.contains_key(&key) && self.groups.len() >= MAX_CACHED_PLAYERS {

@@ -22,7 +22,8 @@ from typing import Iterable, Optional, Union
 import numpy as np
 
 from . import _native
-from ._native import Game, preset_names, encoding_versions, planes, POLICY_SLOTS, DEFAULT_PLAYER
+from ._native import (Game, preset_names, encoding_versions, planes, POLICY_SLOTS, DEFAULT_PLAYER,
+                      PLAYER_SIMULATIONS, MAX_SIMULATIONS)
 from .onnx import OnnxPlayer
 
 __all__ = [
@@ -39,6 +40,8 @@ __all__ = [
     "OnnxPlayer",
     "POLICY_SLOTS",
     "DEFAULT_PLAYER",
+    "PLAYER_SIMULATIONS",
+    "MAX_SIMULATIONS",
 ]
 
 Rules = Union[str, dict]

@@ -20,7 +20,7 @@ class OnnxPlayer:
     ``qsearch``, as the ``net:`` spec
     ``net:PATH:SIMS:material=W:qsearch=W`` plays the native checkpoint."""
 
-    def __init__(self, folder: str, simulations: int = 200, material: float = 0.0, qsearch: float = 0.0,
+    def __init__(self, folder: str, simulations: int = _native.PLAYER_SIMULATIONS, material: float = 0.0, qsearch: float = 0.0,
                  seed: int = 0, session=None):
         with open(os.path.join(folder, "model.json"), encoding="utf-8") as f:
             self.model = json.load(f)
@@ -31,6 +31,7 @@ class OnnxPlayer:
         self.rules = json.dumps(self.model["rules"])
         self.encoding_version = int(self.model["encoding_version"])
         self.planes = _native.planes(self.encoding_version)
+        self.simulations = simulations
         if session is None:
             import onnxruntime
 
