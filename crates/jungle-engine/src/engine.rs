@@ -66,6 +66,11 @@ fn stoppable_perft(pos: &Position, rules: &Rules, depth: u32, stop: &AtomicBool)
 pub const ENGINE_NAME: &str = concat!("jungle-zero ", env!("CARGO_PKG_VERSION"));
 /// Default simulations of a search for a plain `go`.
 pub const DEFAULT_NODES: u64 = 800;
+/// The most simulations the `Simulations` option takes: one `go` searches
+/// in small chunks (64 simulations) until its total, its clock or
+/// `TreeMemory` stops it, so its total is not held to one search call's
+/// ceiling ([`jungle_mcts::MAX_SIMULATIONS`]).
+pub const MAX_NODES: u64 = 10_000_000;
 /// Default alpha-beta depth for a plain `go`.
 pub const DEFAULT_DEPTH: u32 = 6;
 /// Most moves the `Safety` option may ask the root safety check to look ahead.
@@ -295,7 +300,7 @@ impl Engine {
             format!("option name Player type string default {}", self.player),
             "option name Variant type string default standard".to_string(),
             "option name Network type string default <empty>".to_string(),
-            format!("option name Simulations type spin default {DEFAULT_NODES} min 1 max 10000000"),
+            format!("option name Simulations type spin default {DEFAULT_NODES} min 1 max {MAX_NODES}"),
             format!("option name Threads type spin default 1 min 1 max {MAX_THREADS}"),
             "option name Material type string default 0".to_string(),
             "option name Qsearch type string default 0".to_string(),
@@ -449,7 +454,7 @@ impl Engine {
                 Ok(format!("safety {}", self.safety))
             }
             "simulations" | "nodes" => {
-                self.nodes = whole("Simulations", value, 1, 10_000_000)?;
+                self.nodes = whole("Simulations", value, 1, MAX_NODES)?;
                 Ok(format!("simulations {}", self.nodes))
             }
             "threads" => {
