@@ -25,13 +25,9 @@ use jungle_mcts::{
     CacheCounters, Evaluator, HeuristicEvaluator, ParallelEvaluator, Search, SearchConfig,
     PLAY_SAFETY_MOVES,
 };
-use jungle_net::{
-    cpu_device, load_checkpoint, CheckpointError, Compute, InferenceNet, NoSurvivalHead,
-    PolicyValueNet, ValueTerms,
-};
+use jungle_net::{CheckpointError, Compute, NoSurvivalHead, ValueTerms};
 use jungle_play::line_reader::{read_lines, Peeked, MAX_COMMAND_LINE};
-use jungle_play::shipped::checkpoint_path;
-use jungle_play::{PlayerFactory, PlayerSpec, SpecError, PLAYER_EVAL_CACHE};
+use jungle_play::{PlayerFactory, PlayerSpec, PlayingNet, SpecError, PLAYER_EVAL_CACHE};
 use jungle_rules::{
     perft, FenError, Game, GameError, InvalidKey, Move, Position, Rules, RulesError,
 };
@@ -175,9 +171,7 @@ fn whole<T: std::str::FromStr + PartialOrd + std::fmt::Display + Copy>(
 /// A checkpoint the engine searches with.
 struct Network {
     path: PathBuf,
-    net: PolicyValueNet,
-    /// Its step and size, for the answer to `setoption`.
-    summary: String,
+    net: PlayingNet,
 }
 
 /// What the engine plays with.
@@ -339,8 +333,8 @@ impl Engine {
     /// Loads a checkpoint, refused when the material weight needs a
     /// survival head it lacks.
     fn load_network(&self, path: &Path, option: &'static str) -> Result<Network, CommandError> {
-        let ck = load_checkpoint(&checkpoint_path(path)?, &cpu_device())?;
-        NoSurvivalHead::check(self.material, ck.net.has_survival_head()).map_err(|source| {
+        let net = PlayingNet::load(path, &self.compute)?;
+        NoSurvivalHead::check(self.material, net.has_survival_head()).map_err(|source| {
             CommandError::NoSurvivalHead {
                 option,
                 network: format!("{} (no survival head)", path.display()),
@@ -349,11 +343,7 @@ impl Engine {
         })?;
         Ok(Network {
             path: path.to_path_buf(),
-            summary: format!(
-                "step {}, {} blocks x {} filters",
-                ck.meta.step, ck.meta.net.blocks, ck.meta.net.filters
-            ),
-            net: ck.net,
+            net,
         })
     }
 
@@ -422,7 +412,7 @@ impl Engine {
                     return Ok("no network: alpha-beta search".to_string());
                 }
                 let network = self.load_network(Path::new(value), "Network")?;
-                let note = format!("network {value} ({})", network.summary);
+                let note = format!("network {value} ({})", network.net.summary());
                 self.brain = Brain::Search {
                     network: Some(Box::new(network)),
                     config: SearchConfig::for_play(self.nodes as u32),
@@ -510,17 +500,9 @@ impl Engine {
                         qsearch_weight: self.qsearch,
                         cache: PLAYER_EVAL_CACHE,
                     };
-                    let net = InferenceNet::new(&n.net, &self.compute);
-                    let built = if self.threads == 1 {
-                        terms
-                            .evaluator_on(net, Arc::clone(&self.cache))
-                            .map(|e| Box::new(e) as Box<dyn Evaluator + Send>)
-                    } else {
-                        terms
-                            .parallel_evaluator_on(net, Arc::clone(&self.cache), self.threads)
-                            .map(|e| Box::new(e) as Box<dyn Evaluator + Send>)
-                    };
-                    built.expect("Material, Qsearch and the network are checked when set")
+                    n.net
+                        .evaluator_on_threads(&terms, Arc::clone(&self.cache), self.threads)
+                        .expect("Material, Qsearch and the network are checked when set")
                 }
                 None if self.threads == 1 => Box::new(HeuristicEvaluator),
                 None => Box::new(ParallelEvaluator::new(vec![
@@ -950,13 +932,18 @@ mod tests {
             .with_policy_filters(4)
             .with_value_filters(4)
             .with_value_hidden(8)
-            .init(&cpu_device());
+            .init(&jungle_net::cpu_device());
+        let standard = jungle_rules::RuleSet::new("standard", Rules::default());
         let mut e = Engine::new();
         e.brain = Brain::Search {
             network: Some(Box::new(Network {
                 path: PathBuf::from("memory"),
-                net,
-                summary: String::new(),
+                net: PlayingNet::new(
+                    &net,
+                    jungle_rules::RuleMixture::single(standard),
+                    String::new(),
+                    &Compute::cpu(),
+                ),
             })),
             config: SearchConfig::for_play(64),
         };

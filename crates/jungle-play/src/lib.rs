@@ -32,6 +32,7 @@ pub mod line_reader;
 mod net_player;
 pub mod opening;
 mod player;
+mod playing_net;
 mod random;
 mod search_player;
 pub mod shipped;
@@ -45,6 +46,7 @@ pub use greedy::Greedy;
 pub use jungle_encoding::Wdl;
 pub use net_player::NetPlayers;
 pub use player::{Decision, Player, PlayerError};
+pub use playing_net::PlayingNet;
 pub use random::RandomPlayer;
 pub use search_player::SearchPlayer;
 pub use spec::{

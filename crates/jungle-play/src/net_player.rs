@@ -4,11 +4,11 @@
 //! the quiescence term, the evaluation cache).
 
 use crate::player::Player;
+use crate::playing_net::PlayingNet;
 use crate::search_player::SearchPlayer;
-use crate::shipped::checkpoint_path;
 use crate::spec::{NetSpec, PlayerFactory, SearchParts, SpecError};
 use jungle_mcts::{Evaluator, Search, SearchConfig};
-use jungle_net::{cpu_device, load_checkpoint, Compute, InferenceNet, ValueTerms};
+use jungle_net::{Compute, ValueTerms};
 use jungle_rules::{RuleMixture, Rules};
 use std::sync::Arc;
 
@@ -18,10 +18,8 @@ pub struct NetPlayers {
     name: String,
     search: SearchConfig,
     terms: ValueTerms,
-    /// The network on its device, shared by every player built (on a GPU
-    /// the games' searches share its server's passes).
-    net: InferenceNet,
-    training: RuleMixture,
+    /// The network on its device, shared by every player built.
+    net: PlayingNet,
 }
 
 impl NetPlayers {
@@ -30,16 +28,14 @@ impl NetPlayers {
     /// value terms against the network (a material term needs the survival
     /// head); `name` is the players' name.
     pub fn load(name: String, spec: &NetSpec, compute: &Compute) -> Result<NetPlayers, SpecError> {
-        let checkpoint_error = |source| SpecError::Checkpoint {
-            spec: name.clone(),
-            source,
-        };
-        let path = checkpoint_path(&spec.checkpoint).map_err(checkpoint_error)?;
-        let loaded = load_checkpoint(&path, &cpu_device()).map_err(checkpoint_error)?;
-        let net = InferenceNet::new(&loaded.net, compute);
+        let net = PlayingNet::load(&spec.checkpoint, compute).map_err(|source| {
+            SpecError::Checkpoint {
+                spec: name.clone(),
+                source,
+            }
+        })?;
         // Build one evaluator now, so a bad term fails here, not in a game.
-        spec.terms
-            .evaluator_on(net.clone(), Arc::default())
+        net.evaluator(&spec.terms, Arc::default())
             .map_err(|source| SpecError::ValueTerms {
                 spec: name.clone(),
                 source,
@@ -49,7 +45,6 @@ impl NetPlayers {
             search: spec.search.search.clone(),
             terms: spec.terms,
             net,
-            training: loaded.meta.trained_mixture(),
         })
     }
 }
@@ -62,8 +57,8 @@ impl PlayerFactory for NetPlayers {
     fn build(&self, rules: &Rules, seed: u64) -> Box<dyn Player> {
         let search = Search::new(rules.clone(), self.search.clone(), seed);
         let evaluator = self
-            .terms
-            .evaluator_on(self.net.clone(), Arc::default())
+            .net
+            .evaluator(&self.terms, Arc::default())
             .expect("checked in NetPlayers::load");
         Box::new(SearchPlayer::new(self.name.clone(), search, evaluator))
     }
@@ -73,7 +68,7 @@ impl PlayerFactory for NetPlayers {
     }
 
     fn training(&self) -> Option<&RuleMixture> {
-        Some(&self.training)
+        Some(self.net.training())
     }
 }
 
@@ -84,8 +79,8 @@ impl SearchParts for NetPlayers {
 
     fn evaluator(&self) -> Box<dyn Evaluator + Send> {
         Box::new(
-            self.terms
-                .evaluator_on(self.net.clone(), Arc::default())
+            self.net
+                .evaluator(&self.terms, Arc::default())
                 .expect("checked in NetPlayers::load"),
         )
     }
