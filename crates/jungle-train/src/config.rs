@@ -128,6 +128,12 @@ pub struct TrainSection {
     /// `learning_rate x factor`; the last drop reached applies.
     #[serde(default)]
     pub lr_drops: Vec<LrDrop>,
+    /// A cosine schedule instead of the drops when above 0 (`[experimental]`):
+    /// after the warm-up the rate falls from `learning_rate` along half a
+    /// cosine of the run's progress to `learning_rate x lr_cosine_floor`
+    /// at its end; `lr_drops` is then not read. 0 (off): the drops.
+    #[serde(default)]
+    pub lr_cosine_floor: f64,
 }
 
 /// One step of the learning-rate schedule.
@@ -152,12 +158,17 @@ impl TrainSection {
     /// The learning rate of training step `step` (0-based) when the run is
     /// `progress` (0 to 1) of the way through.
     pub fn learning_rate_at(&self, step: u64, progress: f64) -> f64 {
-        let factor = self
-            .lr_drops
-            .iter()
-            .filter(|d| progress >= d.at)
-            .max_by(|a, b| a.at.total_cmp(&b.at))
-            .map_or(1.0, |d| d.factor);
+        let factor = if self.lr_cosine_floor > 0.0 {
+            let floor = self.lr_cosine_floor;
+            let half_cosine = 0.5 * (1.0 + (std::f64::consts::PI * progress.clamp(0.0, 1.0)).cos());
+            floor + (1.0 - floor) * half_cosine
+        } else {
+            self.lr_drops
+                .iter()
+                .filter(|d| progress >= d.at)
+                .max_by(|a, b| a.at.total_cmp(&b.at))
+                .map_or(1.0, |d| d.factor)
+        };
         let warmup = if step < self.lr_warmup_steps {
             (step + 1) as f64 / self.lr_warmup_steps as f64
         } else {
@@ -248,7 +259,7 @@ fn lambda_one() -> f64 {
 /// The keys of `[experimental]`: switches that experiments tried and the
 /// default did not adopt (each page under `experiments/` says what
 /// it measured), and where each is read.
-pub const EXPERIMENTAL: [(&str, &[&str]); 6] = [
+pub const EXPERIMENTAL: [(&str, &[&str]); 7] = [
     ("draw_value", &["selfplay", "search", "draw_value"]),
     (
         "win_in_two_check",
@@ -257,6 +268,7 @@ pub const EXPERIMENTAL: [(&str, &[&str]); 6] = [
     ("minimax_weight", &["selfplay", "search", "minimax_weight"]),
     ("value_search_weight", &["train", "value_search_weight"]),
     ("weight_average_decay", &["train", "weight_average_decay"]),
+    ("lr_cosine_floor", &["train", "lr_cosine_floor"]),
     ("exchange_planes", &["net", "exchange_planes"]),
 ];
 
@@ -584,6 +596,7 @@ impl TrainConfig {
         InvalidKey::check_range("min_steps", t.min_steps, 0, t.max_steps)?;
         InvalidKey::check_range("max_steps", t.max_steps, 0, 1_000_000)?;
         InvalidKey::check_range("lr_warmup_steps", t.lr_warmup_steps, 0, 10_000_000)?;
+        InvalidKey::check_range("lr_cosine_floor", t.lr_cosine_floor, 0.0, 1.0)?;
         for d in &t.lr_drops {
             if !((0.0..=1.0).contains(&d.at) && d.factor.is_finite() && d.factor > 0.0) {
                 return Err(InvalidKey::new(
@@ -1066,5 +1079,31 @@ mod tests {
         assert!(close(t.learning_rate_at(100, 0.49), 0.01));
         assert!(close(t.learning_rate_at(100, 0.5), 0.003));
         assert!(close(t.learning_rate_at(100, 0.9), 0.001));
+        // The cosine replaces the drops: full rate at the start, the mean
+        // of rate and floor half-way, the floor at the end; the warm-up
+        // still applies.
+        t.lr_cosine_floor = 0.1;
+        assert!(close(t.learning_rate_at(0, 0.0), 0.0025));
+        assert!(close(t.learning_rate_at(100, 0.0), 0.01));
+        assert!(close(t.learning_rate_at(100, 0.5), 0.0055));
+        assert!(close(t.learning_rate_at(100, 1.0), 0.001));
+        assert!(t.learning_rate_at(100, 0.25) > t.learning_rate_at(100, 0.3));
+    }
+
+    #[test]
+    fn the_cosine_floor_is_an_experiment_with_a_range() {
+        let t = TrainConfig::from_toml(
+            &format!("{TINY_CONFIG}\n[experimental]\nlr_cosine_floor = 0.05\n"),
+            "tiny",
+        )
+        .unwrap();
+        assert_eq!(t.train.lr_cosine_floor, 0.05);
+        let e = TrainConfig::from_toml(
+            &format!("{TINY_CONFIG}\n[experimental]\nlr_cosine_floor = 1.5\n"),
+            "tiny",
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("lr_cosine_floor") && e.contains("1.5"), "{e}");
     }
 }
