@@ -121,6 +121,13 @@ pub const PLAYER_SIMULATIONS: u32 = 200;
 /// hundreds of MB, and a budget above it is a typo rather than a plan.
 pub const MAX_SIMULATIONS: u32 = 1_000_000;
 
+/// Checks a search's budget: 1 to [`MAX_SIMULATIONS`] (the one check of
+/// it, for configs, analysis queries and the page; the message names
+/// `key`).
+pub fn check_simulations(key: &str, simulations: u32) -> Result<(), InvalidKey> {
+    InvalidKey::check_range(key, simulations, 1, MAX_SIMULATIONS)
+}
+
 /// How far the root safety check of players looks ([`SearchConfig::for_play`]):
 /// three moves of each side (five plies after the move), under a
 /// millisecond a move on average.
@@ -155,6 +162,60 @@ impl Default for SearchConfig {
     }
 }
 
+/// Sets one field of a config from a value read from text, typed as the
+/// field (serde's rules: a whole number reads as a float, a string as an
+/// enum's variant).
+type SetField = fn(&mut SearchConfig, toml::Value) -> Result<(), toml::de::Error>;
+
+/// Declares [`SEARCH_KEYS`] from the list of [`SearchConfig`]'s fields, and
+/// a function that stops compiling when a field is missing from the list.
+macro_rules! search_keys {
+    ($($field:ident),* $(,)?) => {
+        /// Every key of the search, by name, with its typed setter: the one
+        /// table that a player spec's `KEY=VALUE` (and anything else that
+        /// sets a search key from text) reads.
+        const SEARCH_KEYS: &[(&str, SetField)] = &[$((
+            stringify!($field),
+            |config, value| {
+                config.$field = Deserialize::deserialize(value)?;
+                Ok(())
+            },
+        )),*];
+
+        /// Names every field without `..`: adding a field to
+        /// [`SearchConfig`] without a key here fails to compile.
+        #[allow(dead_code)]
+        fn every_field_is_a_key(config: SearchConfig) {
+            let SearchConfig { $($field: _),* } = config;
+        }
+    };
+}
+
+search_keys!(
+    simulations,
+    cpuct,
+    fpu_reduction,
+    dirichlet_alpha,
+    dirichlet_fraction,
+    temperature,
+    leaves_per_round,
+    virtual_loss,
+    root,
+    gumbel_considered,
+    gumbel_c_visit,
+    gumbel_c_scale,
+    gumbel_noise,
+    reuse_tree,
+    win_check,
+    loss_check,
+    win_in_two_check,
+    solver,
+    draw_value,
+    safety_moves,
+    safety_nodes,
+    minimax_weight,
+);
+
 impl SearchConfig {
     /// The search of a player outside self-play (`net:` and `mcts:`
     /// players, evaluation games, the engine): the defaults with
@@ -171,34 +232,31 @@ impl SearchConfig {
 
     /// Sets one key from text, as a player spec writes it (`cpuct=2.5`,
     /// `root=gumbel`, `solver=false`): the value is read as a TOML value,
-    /// or as a string when it is not one, and the result is validated. The
-    /// message names the key and what was expected; an unknown key lists the
-    /// known ones.
+    /// or as a string when it is not one, typed as the key's field (one
+    /// table of keys and their setters), and the result is validated. The message names
+    /// the key and what was expected; an unknown key lists the known ones.
+    /// A refused value leaves the config as it was.
     pub fn set(&mut self, key: &str, value: &str) -> Result<(), SearchKeyError> {
-        let mut table = toml::Table::try_from(&*self).expect("a search config serialises");
-        if !table.contains_key(key) {
-            let known: Vec<&str> = table.keys().map(String::as_str).collect();
+        let Some((_, set_field)) = SEARCH_KEYS.iter().find(|(name, _)| *name == key) else {
+            let known: Vec<&str> = SEARCH_KEYS.iter().map(|(name, _)| *name).collect();
             return Err(SearchKeyError::Unknown {
                 key: key.to_string(),
                 known: known.join(", "),
             });
-        }
+        };
         let parsed = format!("v = {value}")
             .parse::<toml::Table>()
             .ok()
             .and_then(|mut t| t.remove("v"))
             .unwrap_or_else(|| toml::Value::String(value.to_string()));
-        table.insert(key.to_string(), parsed);
-        let cfg: SearchConfig =
-            toml::Value::Table(table)
-                .try_into()
-                .map_err(|e: toml::de::Error| SearchKeyError::Value {
-                    key: key.to_string(),
-                    value: value.to_string(),
-                    message: e.message().trim().to_string(),
-                })?;
-        cfg.validate()?;
-        *self = cfg;
+        let mut config = self.clone();
+        set_field(&mut config, parsed).map_err(|e| SearchKeyError::Value {
+            key: key.to_string(),
+            value: value.to_string(),
+            message: e.message().trim().to_string(),
+        })?;
+        config.validate()?;
+        *self = config;
         Ok(())
     }
 
@@ -228,7 +286,7 @@ impl SearchConfig {
         InvalidKey::check_range("dirichlet_fraction", self.dirichlet_fraction, 0.0, 1.0)?;
         InvalidKey::check_range("minimax_weight", self.minimax_weight, 0.0, 1.0)?;
         InvalidKey::check_range("draw_value", self.draw_value, -1.0, 1.0)?;
-        InvalidKey::check_range("simulations", self.simulations, 1, MAX_SIMULATIONS)?;
+        check_simulations("simulations", self.simulations)?;
         if self.leaves_per_round == 0 {
             return Err(InvalidKey::new("leaves_per_round", 0, "at least 1"));
         }
@@ -342,6 +400,32 @@ mod tests {
         let e = cfg.set("cpuct", "-1").unwrap_err().to_string();
         assert!(e.contains("cpuct") && e.contains("positive"), "{e}");
         assert_eq!(cfg, before, "a rejected value leaves the config as it was");
+    }
+
+    #[test]
+    fn the_key_table_names_every_key_a_config_file_has() {
+        let file = toml::Table::try_from(SearchConfig::default()).unwrap();
+        let mut keys: Vec<&str> = SEARCH_KEYS.iter().map(|(name, _)| *name).collect();
+        keys.sort_unstable();
+        let file_keys: Vec<&str> = file.keys().map(String::as_str).collect();
+        assert_eq!(keys, file_keys);
+        // Each setter writes its own field: every key set from a changed
+        // config's TOML value turns the default into that config.
+        let changed = SearchConfig {
+            simulations: 7,
+            cpuct: 3.5,
+            root: RootSelection::Gumbel,
+            solver: true,
+            safety_nodes: 9,
+            minimax_weight: 0.25,
+            ..SearchConfig::default()
+        };
+        let values = toml::Table::try_from(&changed).unwrap();
+        let mut rebuilt = SearchConfig::default();
+        for (name, set_field) in SEARCH_KEYS {
+            set_field(&mut rebuilt, values[*name].clone()).unwrap();
+        }
+        assert_eq!(rebuilt, changed);
     }
 
     #[test]

@@ -33,8 +33,8 @@ mod tree;
 
 pub use cache::{CacheCounters, CachedEvaluator};
 pub use config::{
-    RootSelection, SearchConfig, SearchKeyError, MAX_SIMULATIONS, PLAYER_SIMULATIONS,
-    PLAY_SAFETY_MOVES,
+    check_simulations, RootSelection, SearchConfig, SearchKeyError, MAX_SIMULATIONS,
+    PLAYER_SIMULATIONS, PLAY_SAFETY_MOVES,
 };
 pub use evaluator::{
     wdl_of, EvalInput, Evaluation, Evaluator, HeuristicEvaluator, UniformEvaluator,

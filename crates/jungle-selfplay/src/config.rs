@@ -1,6 +1,6 @@
 //! Self-play settings (a `[selfplay]` table in a config file).
 
-use jungle_mcts::{CacheCounters, RootSelection, SearchConfig, MAX_SIMULATIONS};
+use jungle_mcts::{check_simulations, CacheCounters, RootSelection, SearchConfig};
 use jungle_net::{InferenceNet, NetStack, ValueTerms, ValueTermsError};
 use jungle_rules::InvalidKey;
 use serde::{Deserialize, Serialize};
@@ -150,18 +150,8 @@ impl SelfPlayConfig {
         InvalidKey::check_range("workers", self.workers, 0, 1024)?;
         InvalidKey::check_range("games_in_flight", self.games_in_flight, 1, 4096)?;
         InvalidKey::check_range("gpu_games_in_flight", self.gpu_games_in_flight, 1, 4096)?;
-        InvalidKey::check_range(
-            "full_simulations",
-            self.full_simulations,
-            1,
-            MAX_SIMULATIONS,
-        )?;
-        InvalidKey::check_range(
-            "cheap_simulations",
-            self.cheap_simulations,
-            1,
-            MAX_SIMULATIONS,
-        )?;
+        check_simulations("full_simulations", self.full_simulations)?;
+        check_simulations("cheap_simulations", self.cheap_simulations)?;
         InvalidKey::check_range("full_search_fraction", self.full_search_fraction, 0.0, 1.0)?;
         if self.cheap_considered == 1 {
             return Err(InvalidKey::new(

@@ -618,12 +618,7 @@ impl TrainConfig {
                 "a list that includes `random`, the Elo anchor",
             ));
         }
-        InvalidKey::check_range(
-            "simulations",
-            e.simulations,
-            1,
-            jungle_mcts::MAX_SIMULATIONS,
-        )?;
+        jungle_mcts::check_simulations("simulations", e.simulations)?;
         InvalidKey::check_range("every", e.every, 1, 1_000_000)?;
         InvalidKey::check_range("games_vs_previous", e.games_vs_previous, 0, 100_000)?;
         InvalidKey::check_range("games_vs_anchors", e.games_vs_anchors, 0, 100_000)?;

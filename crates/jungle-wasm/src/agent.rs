@@ -20,7 +20,7 @@ use jungle_encoding::{
 use jungle_mcts::cache::evaluation_key;
 use jungle_mcts::quiescence::check_quiescence_weight;
 use jungle_mcts::{
-    EvalInput, Evaluation, Evaluator, Search, SearchConfig, WithQuiescence, MAX_SIMULATIONS,
+    check_simulations, EvalInput, Evaluation, Evaluator, Search, SearchConfig, WithQuiescence,
 };
 use jungle_rules::{Game, Rules};
 use serde::Serialize;
@@ -53,12 +53,7 @@ impl AgentSettings {
     /// Checks every setting; the message names the one that is wrong.
     fn check(&self) -> Result<Encoding, WebError> {
         let encoding = encoding_of(self.encoding_version)?;
-        if !(1..=MAX_SIMULATIONS).contains(&self.simulations) {
-            return Err(web_error(format!(
-                "simulations: expected 1 to {MAX_SIMULATIONS}, got {}",
-                self.simulations
-            )));
-        }
+        check_simulations("simulations", self.simulations).map_err(web_error)?;
         check_material_weight(self.material).map_err(web_error)?;
         NoSurvivalHead::check(self.material, self.survival_head).map_err(web_error)?;
         check_quiescence_weight(self.qsearch).map_err(web_error)?;

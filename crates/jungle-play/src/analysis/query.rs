@@ -3,7 +3,7 @@
 //! a message that names the field.
 
 use crate::spec::{load_player_on, PlayerFactory};
-use jungle_mcts::MAX_SIMULATIONS;
+use jungle_mcts::check_simulations;
 use jungle_net::Compute;
 use jungle_rules::{Game, Move, Position, Rules};
 use serde::{Deserialize, Serialize};
@@ -193,9 +193,8 @@ impl Defaults {
         )?;
         let player = self.player(&player_name)?;
         if let Some(n) = query.simulations {
-            if !(1..=MAX_SIMULATIONS).contains(&n) {
-                return Err(format!("simulations: {n}, expected 1 to {MAX_SIMULATIONS}"));
-            }
+            check_simulations("simulations", n)
+                .map_err(|e| format!("simulations: {}, expected {}", e.value, e.expected))?;
             if player.search_parts().is_none() {
                 return Err(format!(
                     "simulations: player `{player_name}` does not search (only net: and mcts: players take simulations)"
