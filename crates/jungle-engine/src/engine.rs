@@ -18,6 +18,8 @@
 //! own thread, so `stop` and `quit` reach a running search. A bad command
 //! gets an `info string error: ...` line and the engine goes on.
 
+mod options;
+
 use crate::clock::DEFAULT_MOVE_OVERHEAD_MS;
 use crate::protocol::{parse, Command, GoParams, Start};
 use crate::think::{go_alphabeta, go_player, go_search, Limits, SearchShape};
@@ -119,7 +121,7 @@ pub enum CommandError {
         expected: String,
     },
     /// No such option.
-    #[error("unknown option `{0}`; expected Player, Variant, Network, Simulations, Threads, Material, Qsearch, Safety, Depth, MoveOverhead, TreeMemory or MultiPV")]
+    #[error("unknown option `{0}`; expected {names}", names = options::option_names())]
     UnknownOption(String),
     /// The position string is malformed.
     #[error(transparent)]
@@ -286,31 +288,16 @@ impl Engine {
         self.set_player(spec).map(|_| ())
     }
 
-    /// The lines answering `jcei`.
+    /// The lines answering `jcei`: who it is, then its options
+    /// ([`options::OPTIONS`]).
     fn identify(&self) -> Vec<String> {
-        vec![
+        let mut lines = vec![
             format!("id name {ENGINE_NAME}"),
             "id author the jungle-zero developers".to_string(),
-            format!("option name Player type string default {}", self.player),
-            "option name Variant type string default standard".to_string(),
-            "option name Network type string default <empty>".to_string(),
-            format!("option name Simulations type spin default {DEFAULT_NODES} min 1 max {MAX_NODES}"),
-            format!("option name Threads type spin default 1 min 1 max {MAX_THREADS}"),
-            "option name Material type string default 0".to_string(),
-            "option name Qsearch type string default 0".to_string(),
-            format!(
-                "option name Safety type spin default {PLAY_SAFETY_MOVES} min 0 max {MAX_SAFETY}"
-            ),
-            format!("option name Depth type spin default {DEFAULT_DEPTH} min 1 max 30"),
-            format!(
-                "option name MoveOverhead type spin default {DEFAULT_MOVE_OVERHEAD_MS} min 0 max 10000"
-            ),
-            format!(
-                "option name TreeMemory type spin default {DEFAULT_TREE_MIB} min 1 max {MAX_TREE_MIB}"
-            ),
-            format!("option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"),
-            "jceiok".to_string(),
-        ]
+        ];
+        lines.extend(options::announce(self));
+        lines.push("jceiok".to_string());
+        lines
     }
 
     /// Checks a material weight against the network, if there is one.
@@ -390,87 +377,6 @@ impl Engine {
         self.search = None;
         self.evaluator = None;
         Ok(format!("player {}", self.player))
-    }
-
-    fn set_option(&mut self, name: &str, value: &str) -> Result<String, CommandError> {
-        let name = name.to_ascii_lowercase();
-        match name.as_str() {
-            "player" => self.set_player(value),
-            "variant" => {
-                let rules = Rules::load(value)?;
-                self.rules = rules;
-                self.variant = value.to_string();
-                self.game = Game::new(self.rules.clone());
-                self.search = None;
-                self.evaluator = None;
-                Ok(format!("variant {value}"))
-            }
-            "network" => {
-                if value.is_empty() || value == "<empty>" || value == "none" {
-                    self.brain = Brain::AlphaBeta;
-                    self.player = format!("alphabeta:{}", self.depth);
-                    return Ok("no network: alpha-beta search".to_string());
-                }
-                let network = self.load_network(Path::new(value), "Network")?;
-                let note = format!("network {value} ({})", network.net.summary());
-                self.brain = Brain::Search {
-                    network: Some(Box::new(network)),
-                    config: SearchConfig::for_play(self.nodes as u32),
-                };
-                self.player = format!("net:{value}");
-                self.search = None;
-                self.evaluator = None;
-                Ok(note)
-            }
-            "material" => {
-                let weight = weight("Material", value, jungle_net::check_material_weight)?;
-                self.check_material("Material", weight)?;
-                self.material = weight;
-                self.evaluator = None;
-                Ok(format!("material {weight}"))
-            }
-            "qsearch" => {
-                self.qsearch = weight(
-                    "Qsearch",
-                    value,
-                    jungle_mcts::quiescence::check_quiescence_weight,
-                )?;
-                self.evaluator = None;
-                Ok(format!("qsearch {}", self.qsearch))
-            }
-            "safety" => {
-                self.safety = whole("Safety", value, 0, MAX_SAFETY)?;
-                self.search = None;
-                Ok(format!("safety {}", self.safety))
-            }
-            "simulations" | "nodes" => {
-                self.nodes = whole("Simulations", value, 1, MAX_NODES)?;
-                Ok(format!("simulations {}", self.nodes))
-            }
-            "threads" => {
-                self.threads = whole("Threads", value, 1, MAX_THREADS)?;
-                self.search = None;
-                self.evaluator = None;
-                Ok(format!("threads {}", self.threads))
-            }
-            "depth" => {
-                self.depth = whole("Depth", value, 1, 30)?;
-                Ok(format!("depth {}", self.depth))
-            }
-            "multipv" => {
-                self.multipv = whole("MultiPV", value, 1, MAX_MULTIPV)?;
-                Ok(format!("multipv {}", self.multipv))
-            }
-            "treememory" => {
-                self.tree_mib = whole("TreeMemory", value, 1, MAX_TREE_MIB)?;
-                Ok(format!("tree memory {} MiB", self.tree_mib))
-            }
-            "moveoverhead" => {
-                self.overhead_ms = whole("MoveOverhead", value, 0, 10_000)?;
-                Ok(format!("move overhead {} ms", self.overhead_ms))
-            }
-            _ => Err(CommandError::UnknownOption(name)),
-        }
     }
 
     fn set_position(&mut self, start: &Start, moves: &[String]) -> Result<(), CommandError> {
@@ -639,7 +545,7 @@ impl Engine {
                     },
                 );
             }
-            Command::SetOption { name, value } => match self.set_option(&name, &value) {
+            Command::SetOption { name, value } => match options::set_option(self, &name, &value) {
                 Ok(note) => say(format!("info string {note}")),
                 Err(e) => say(format!("info string error: {e}")),
             },
@@ -786,6 +692,47 @@ mod tests {
         });
         rx.recv_timeout(std::time::Duration::from_secs(seconds))
             .ok()
+    }
+
+    #[test]
+    fn every_announced_option_takes_its_announced_value_and_only_those_exist() {
+        let mut e = Engine::new();
+        run(&mut e, "setoption name Threads value 3");
+        let announced = run(&mut e, "jcei");
+        let options: Vec<&String> = announced
+            .iter()
+            .filter(|l| l.starts_with("option name "))
+            .collect();
+        assert_eq!(options.len(), options::OPTIONS.len(), "{announced:?}");
+        assert!(
+            announced.contains(&"option name Threads type spin default 3 min 1 max 256".into()),
+            "the current value is announced: {announced:?}"
+        );
+        for line in options {
+            let words: Vec<&str> = line.split(' ').collect();
+            let (name, default) = (words[2], words[6]);
+            let out = run(&mut e, &format!("setoption name {name} value {default}"));
+            assert!(!out[0].contains("error"), "{line}: {out:?}");
+            if line.contains("type spin") {
+                let max: u64 = words[words.len() - 1].parse().unwrap();
+                let out = run(&mut e, &format!("setoption name {name} value {}", max + 1));
+                assert!(
+                    out[0].contains(&format!("from {} to {max}", words[8])),
+                    "{out:?}"
+                );
+            }
+        }
+        let out = run(&mut e, "setoption name Hash value 16");
+        assert!(
+            out[0].contains("`hash`")
+                && out[0].contains("Player, Variant, ")
+                && out[0].contains(" or MultiPV"),
+            "{out:?}"
+        );
+        assert_eq!(
+            run(&mut e, "setoption name nodes value 99"),
+            ["info string simulations 99"]
+        );
     }
 
     #[test]
