@@ -4,8 +4,10 @@
 //! and the message for an unknown option are all read from it, so an
 //! option is added in one place.
 
-use super::{weight, whole, Brain, CommandError, Engine, MAX_MULTIPV, MAX_SAFETY, MAX_TREE_MIB};
-use super::{MAX_NODES, MAX_THREADS};
+use super::{
+    weight, whole, Brain, CommandError, Engine, MAX_MULTIPV, MAX_NODES, MAX_SAFETY, MAX_THREADS,
+    MAX_TREE_MIB,
+};
 use jungle_mcts::SearchConfig;
 use jungle_rules::{Game, Rules};
 use std::path::Path;
