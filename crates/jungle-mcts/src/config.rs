@@ -233,9 +233,9 @@ impl SearchConfig {
     /// Sets one key from text, as a player spec writes it (`cpuct=2.5`,
     /// `root=gumbel`, `solver=false`): the value is read as a TOML value,
     /// or as a string when it is not one, typed as the key's field (one
-    /// table of keys and their setters), and the result is validated. The message names
-    /// the key and what was expected; an unknown key lists the known ones.
-    /// A refused value leaves the config as it was.
+    /// table of keys and their setters), and the result is validated. The
+    /// message names the key and what was expected; an unknown key lists
+    /// the known ones. A refused value leaves the config as it was.
     pub fn set(&mut self, key: &str, value: &str) -> Result<(), SearchKeyError> {
         let Some((_, set_field)) = SEARCH_KEYS.iter().find(|(name, _)| *name == key) else {
             let known: Vec<&str> = SEARCH_KEYS.iter().map(|(name, _)| *name).collect();
