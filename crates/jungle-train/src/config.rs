@@ -94,8 +94,14 @@ pub struct TrainSection {
     /// result alone; lower values bootstrap from the win/draw/loss of the
     /// searches that followed the position (`samples::td_returns`), a
     /// target with less noise than a result decided many moves later.
-    #[serde(default = "lambda_one")]
+    #[serde(default = "one_f64")]
     pub value_td_lambda: f64,
+    /// Weight of the value (win/draw/loss) loss in the total, beside the
+    /// policy's 1 (`[experimental]`; 1 by default, and in configs from
+    /// before the key): below 1 the value head fits its window less
+    /// closely.
+    #[serde(default = "one_f64")]
+    pub value_loss_weight: f64,
     /// Policy-surprise weighting (KataGo): positions are drawn in
     /// proportion to `1 - w + w x surprise / mean surprise`, the surprise
     /// being the KL divergence of the search's target from the network's
@@ -147,6 +153,11 @@ pub struct LrDrop {
 }
 
 impl TrainSection {
+    /// The weights of the loss's parts this config trains with.
+    pub fn loss_weights(&self) -> crate::losses::LossWeights {
+        crate::losses::LossWeights::with_value(self.value_loss_weight as f32)
+    }
+
     /// The weight decay: rate and kind.
     pub fn weight_decay(&self) -> WeightDecay {
         WeightDecay {
@@ -250,16 +261,16 @@ fn machine_memory() -> Option<u64> {
     Some(kib * 1024)
 }
 
-/// `value_td_lambda`'s value in configs from before it existed: the
-/// game's result alone.
-fn lambda_one() -> f64 {
+/// 1: `value_td_lambda`'s value in configs from before it existed (the
+/// game's result alone), and `value_loss_weight`'s default.
+fn one_f64() -> f64 {
     1.0
 }
 
 /// The keys of `[experimental]`: switches that experiments tried and the
 /// default did not adopt (each page under `experiments/` says what
 /// it measured), and where each is read.
-pub const EXPERIMENTAL: [(&str, &[&str]); 7] = [
+pub const EXPERIMENTAL: [(&str, &[&str]); 8] = [
     ("draw_value", &["selfplay", "search", "draw_value"]),
     (
         "win_in_two_check",
@@ -269,6 +280,7 @@ pub const EXPERIMENTAL: [(&str, &[&str]); 7] = [
     ("value_search_weight", &["train", "value_search_weight"]),
     ("weight_average_decay", &["train", "weight_average_decay"]),
     ("lr_cosine_floor", &["train", "lr_cosine_floor"]),
+    ("value_loss_weight", &["train", "value_loss_weight"]),
     ("exchange_planes", &["net", "exchange_planes"]),
 ];
 
@@ -584,6 +596,7 @@ impl TrainConfig {
         InvalidKey::check_range("sample_reuse", t.sample_reuse, 1e-3, 1000.0)?;
         InvalidKey::check_range("value_search_weight", t.value_search_weight, 0.0, 1.0)?;
         InvalidKey::check_range("value_td_lambda", t.value_td_lambda, 0.0, 1.0)?;
+        InvalidKey::check_range("value_loss_weight", t.value_loss_weight, 0.01, 10.0)?;
         InvalidKey::check_range("surprise_weight", t.surprise_weight, 0.0, 1.0)?;
         InvalidKey::check_range("weight_average_decay", t.weight_average_decay, 0.0, 0.9999)?;
         InvalidKey::check_range("window_growth", t.window_growth, 0.0, 1.0)?;
@@ -1100,5 +1113,28 @@ mod tests {
         .unwrap_err()
         .to_string();
         assert!(e.contains("lr_cosine_floor") && e.contains("1.5"), "{e}");
+    }
+
+    #[test]
+    fn the_value_loss_weight_is_an_experiment_with_a_range() {
+        let parse = |value: &str| {
+            TrainConfig::from_toml(
+                &format!("{TINY_CONFIG}\n[experimental]\nvalue_loss_weight = {value}\n"),
+                "tiny",
+            )
+        };
+        assert_eq!(
+            TrainConfig::from_toml(TINY_CONFIG, "tiny")
+                .unwrap()
+                .train
+                .value_loss_weight,
+            1.0
+        );
+        assert_eq!(parse("0.5").unwrap().train.value_loss_weight, 0.5);
+        let e = parse("0.0").unwrap_err().to_string();
+        assert!(
+            e.contains("value_loss_weight") && e.contains("0.01 to 10"),
+            "{e}"
+        );
     }
 }

@@ -1,8 +1,9 @@
 //! The training losses, in one place for both training passes: policy
 //! cross-entropy against the search's target, win/draw/loss cross-entropy
-//! against the game result, squared error on the plies left (weighted
-//! 0.1), binary cross-entropy of the survival head when the network has one
-//! (weighted 2 on the mean over its outputs). [`reference_loss`] builds them
+//! against the value target (weighted by [`LossWeights::value`], 1 by
+//! default), squared error on the plies left (weighted 0.1), binary
+//! cross-entropy of the survival head when the network has one (weighted 2
+//! on the mean over its outputs). [`reference_loss`] builds them
 //! as burn tensors for autodiff; [`loss_gradients`] computes the same
 //! losses and their gradients on the plain-buffer training pass's outputs.
 
@@ -19,7 +20,40 @@ pub const MOVES_LEFT_WEIGHT: f32 = 0.1;
 /// Weight of the survival loss (mean binary cross-entropy per output).
 pub const SURVIVAL_WEIGHT: f32 = 2.0;
 
-/// The parts of the loss on one batch.
+/// The weights of the loss's parts in the total that is minimised (the
+/// policy's is 1).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LossWeights {
+    /// Weight of the win/draw/loss cross-entropy (`train.value_loss_weight`
+    /// in `[experimental]`).
+    pub value: f32,
+    /// Weight of the moves-left squared error.
+    pub moves_left: f32,
+    /// Weight of the survival head's mean binary cross-entropy.
+    pub survival: f32,
+}
+
+impl Default for LossWeights {
+    fn default() -> LossWeights {
+        LossWeights {
+            value: 1.0,
+            moves_left: MOVES_LEFT_WEIGHT,
+            survival: SURVIVAL_WEIGHT,
+        }
+    }
+}
+
+impl LossWeights {
+    /// The default weights with the value loss weighted `value`.
+    pub fn with_value(value: f32) -> LossWeights {
+        LossWeights {
+            value,
+            ..LossWeights::default()
+        }
+    }
+}
+
+/// The parts of the loss on one batch (unweighted).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Losses {
     /// Policy cross-entropy.
@@ -59,9 +93,15 @@ fn binary_cross_entropy(logits: Tensor<2>, targets: Tensor<2>) -> Tensor<1> {
         .neg()
 }
 
-/// The total loss tensor and its parts, through burn (the reference that
-/// autodiff differentiates).
-pub fn reference_loss(net: &PolicyValueNet, batch: &Batch, device: &Device) -> (Tensor<1>, Losses) {
+/// The total loss tensor (the parts weighted by `weights`) and its
+/// unweighted parts, through burn (the reference that autodiff
+/// differentiates).
+pub fn reference_loss(
+    net: &PolicyValueNet,
+    batch: &Batch,
+    weights: &LossWeights,
+    device: &Device,
+) -> (Tensor<1>, Losses) {
     let (x, policy_target, wdl_target, ml_target) = tensors(batch, device);
     let (out, survival_logits) = net.forward_with_survival(x);
     let policy = (log_softmax(out.policy, 1) * policy_target)
@@ -88,9 +128,10 @@ pub fn reference_loss(net: &PolicyValueNet, batch: &Batch, device: &Device) -> (
             .as_ref()
             .map_or(0.0, |l| l.clone().into_scalar::<f32>()),
     };
-    let total = policy + value + moves_left.mul_scalar(MOVES_LEFT_WEIGHT);
+    let total =
+        policy + value.mul_scalar(weights.value) + moves_left.mul_scalar(weights.moves_left);
     let total = match survival {
-        Some(l) => total + l.mul_scalar(SURVIVAL_WEIGHT),
+        Some(l) => total + l.mul_scalar(weights.survival),
         None => total,
     };
     (total, parts)
@@ -103,8 +144,14 @@ fn ln_sigmoid(z: f32) -> f32 {
 
 /// For each row of `logits` (`[n, width]`), the cross-entropy against the
 /// row of `targets` and its gradient, `softmax * sum(target) - target`,
-/// divided by `n`. Returns the mean loss.
-fn softmax_cross_entropy(logits: &[f32], targets: &[f32], width: usize, grad: &mut [f32]) -> f32 {
+/// divided by `n` and times `weight`. Returns the mean (unweighted) loss.
+fn softmax_cross_entropy(
+    logits: &[f32],
+    targets: &[f32],
+    width: usize,
+    weight: f32,
+    grad: &mut [f32],
+) -> f32 {
     let n = logits.len() / width;
     let mut total = 0.0f64;
     for ((z, t), g) in logits
@@ -118,15 +165,19 @@ fn softmax_cross_entropy(logits: &[f32], targets: &[f32], width: usize, grad: &m
         let mass: f32 = t.iter().sum();
         for ((zi, ti), gi) in z.iter().zip(t).zip(g.iter_mut()) {
             total -= f64::from(ti * (zi - log_sum));
-            *gi = ((zi - log_sum).exp() * mass - ti) / n as f32;
+            *gi = weight * ((zi - log_sum).exp() * mass - ti) / n as f32;
         }
     }
     (total / n as f64) as f32
 }
 
 /// The losses of `out` on `batch` (as [`reference_loss`] computes them) and the
-/// gradients of the weighted total with respect to each output.
-pub fn loss_gradients(out: &TrainOutputs, batch: &Batch) -> (Losses, TrainOutputs) {
+/// gradients of the total weighted by `weights` with respect to each output.
+pub fn loss_gradients(
+    out: &TrainOutputs,
+    batch: &Batch,
+    weights: &LossWeights,
+) -> (Losses, TrainOutputs) {
     let n = batch.size;
     let mut grads = TrainOutputs {
         policy: vec![0.0; out.policy.len()],
@@ -134,8 +185,14 @@ pub fn loss_gradients(out: &TrainOutputs, batch: &Batch) -> (Losses, TrainOutput
         moves_left: vec![0.0; n],
         survival: vec![0.0; out.survival.len()],
     };
-    let policy = softmax_cross_entropy(&out.policy, &batch.policy, POLICY_SLOTS, &mut grads.policy);
-    let value = softmax_cross_entropy(&out.wdl, &batch.wdl, 3, &mut grads.wdl);
+    let policy = softmax_cross_entropy(
+        &out.policy,
+        &batch.policy,
+        POLICY_SLOTS,
+        1.0,
+        &mut grads.policy,
+    );
+    let value = softmax_cross_entropy(&out.wdl, &batch.wdl, 3, weights.value, &mut grads.wdl);
     let mut moves_left = 0.0f64;
     for ((y, t), g) in out
         .moves_left
@@ -144,7 +201,7 @@ pub fn loss_gradients(out: &TrainOutputs, batch: &Batch) -> (Losses, TrainOutput
         .zip(&mut grads.moves_left)
     {
         moves_left += f64::from((y - t) * (y - t));
-        *g = MOVES_LEFT_WEIGHT * 2.0 * (y - t) / n as f32;
+        *g = weights.moves_left * 2.0 * (y - t) / n as f32;
     }
     let mut survival = 0.0f64;
     let count = out.survival.len().max(1) as f32;
@@ -155,7 +212,7 @@ pub fn loss_gradients(out: &TrainOutputs, batch: &Batch) -> (Losses, TrainOutput
         .zip(&mut grads.survival)
     {
         survival -= f64::from(t * ln_sigmoid(*z) + (1.0 - t) * ln_sigmoid(-z));
-        *g = SURVIVAL_WEIGHT * (1.0 / (1.0 + (-z).exp()) - t) / count;
+        *g = weights.survival * (1.0 / (1.0 + (-z).exp()) - t) / count;
     }
     let parts = Losses {
         policy,

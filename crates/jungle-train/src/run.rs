@@ -220,6 +220,7 @@ impl Run {
             if let Some(average) = &average {
                 trainer.start_average(decay, Some(average));
             }
+            trainer.set_loss_weights(config.train.loss_weights());
             // Every checkpoint after the first has its optimiser state:
             // without it Adam would restart from zero moments unnoticed.
             if state.step > 0 {
@@ -251,6 +252,7 @@ impl Run {
             if config.train.weight_average_decay > 0.0 {
                 trainer.start_average(config.train.weight_average_decay, None);
             }
+            trainer.set_loss_weights(config.train.loss_weights());
             let state = RunState {
                 config: config.clone(),
                 generation: 0,

@@ -9,7 +9,7 @@
 
 use crate::decay::WeightDecay;
 use crate::error::TrainError;
-use crate::losses::{loss_gradients, reference_loss, Losses};
+use crate::losses::{loss_gradients, reference_loss, LossWeights, Losses};
 use crate::samples::Batch;
 use crate::weight_average::WeightAverage;
 use burn::module::Module;
@@ -32,6 +32,9 @@ pub struct Trainer {
     /// The moving average of the weights, when one is kept
     /// ([`Trainer::start_average`]).
     average: Option<WeightAverage>,
+    /// The weights of the loss's parts (the defaults unless
+    /// [`Trainer::set_loss_weights`] changed them).
+    loss_weights: LossWeights,
 }
 
 impl Trainer {
@@ -68,7 +71,13 @@ impl Trainer {
             on_cpu,
             learning_rate,
             average: None,
+            loss_weights: LossWeights::default(),
         }
+    }
+
+    /// Weighs the loss's parts by `weights` from the next step on.
+    pub fn set_loss_weights(&mut self, weights: LossWeights) {
+        self.loss_weights = weights;
     }
 
     /// One optimiser step on `batch`; returns the losses before the step.
@@ -79,7 +88,7 @@ impl Trainer {
             return self.step_autodiff(batch);
         }
         let (out, tape) = forward_train(&self.net, &batch.planes, batch.size);
-        let (parts, output_grads) = loss_gradients(&out, batch);
+        let (parts, output_grads) = loss_gradients(&out, batch, &self.loss_weights);
         let grads = tape.backward(&output_grads, &self.device.clone().without_autodiff());
         tape.update_running_stats(&self.net);
         self.net = self.optim.step(self.learning_rate, self.net.clone(), grads);
@@ -90,7 +99,7 @@ impl Trainer {
     /// [`Trainer::step`] through burn's autodiff (about three times slower
     /// on a CPU): the reference the fast step is tested against.
     pub fn step_autodiff(&mut self, batch: &Batch) -> Losses {
-        let (total, parts) = reference_loss(&self.net, batch, &self.device);
+        let (total, parts) = reference_loss(&self.net, batch, &self.loss_weights, &self.device);
         let grads = GradientsParams::from_grads(total.backward(), &self.net);
         self.net = self.optim.step(self.learning_rate, self.net.clone(), grads);
         self.update_average();
@@ -124,7 +133,7 @@ impl Trainer {
     /// running statistics are left alone).
     pub fn measure(&self, batch: &Batch) -> Losses {
         let (out, _) = forward_train(&self.net, &batch.planes, batch.size);
-        loss_gradients(&out, batch).0
+        loss_gradients(&out, batch, &self.loss_weights).0
     }
 
     /// The norm of the network's convolution and dense weights
@@ -264,11 +273,20 @@ mod tests {
     /// gradient (within 1e-3 of autodiff's norm); returns both losses and
     /// the number of parameters compared.
     fn check_gradients(net: &PolicyValueNet, batch: &Batch) -> (Losses, Losses, usize) {
+        check_weighted_gradients(net, batch, &LossWeights::default())
+    }
+
+    /// [`check_gradients`] with the loss's parts weighted by `weights`.
+    fn check_weighted_gradients(
+        net: &PolicyValueNet,
+        batch: &Batch,
+        weights: &LossWeights,
+    ) -> (Losses, Losses, usize) {
         let device = cpu_device_autodiff();
-        let (total, reference_parts) = reference_loss(net, batch, &device);
+        let (total, reference_parts) = reference_loss(net, batch, weights, &device);
         let reference = GradientsParams::from_grads(total.backward(), net);
         let (out, tape) = forward_train(net, &batch.planes, batch.size);
-        let (parts, output_grads) = loss_gradients(&out, batch);
+        let (parts, output_grads) = loss_gradients(&out, batch, weights);
         let fast = tape.backward(&output_grads, &device.without_autodiff());
         let mut compare = Compare {
             fast: &fast,
@@ -303,6 +321,27 @@ mod tests {
     }
 
     #[test]
+    fn the_value_loss_weight_scales_the_value_gradients_alone() {
+        let config = config();
+        let net = net(&config, 6);
+        let batch = batch(&config, 6, 4);
+        let (out, _) = forward_train(&net, &batch.planes, batch.size);
+        let (plain_parts, plain) = loss_gradients(&out, &batch, &LossWeights::default());
+        let (parts, weighted) = loss_gradients(&out, &batch, &LossWeights::with_value(0.25));
+        // The reported losses are the unweighted parts.
+        assert_eq!(parts, plain_parts);
+        assert!(plain.wdl.iter().any(|g| g.abs() > 1e-6));
+        for (w, p) in weighted.wdl.iter().zip(&plain.wdl) {
+            assert!((w - 0.25 * p).abs() <= 1e-7, "{w} against 0.25 x {p}");
+        }
+        assert_eq!(weighted.policy, plain.policy);
+        assert_eq!(weighted.moves_left, plain.moves_left);
+        assert_eq!(weighted.survival, plain.survival);
+        // ... and the fast pass still has autodiff's gradients.
+        check_weighted_gradients(&net, &batch, &LossWeights::with_value(0.25));
+    }
+
+    #[test]
     fn the_fast_step_matches_autodiff_on_near_identical_positions() {
         // One position repeated with a single plane varying: the batch
         // norms see channels whose spread is tiny beside their mean.
@@ -331,7 +370,7 @@ mod tests {
                 .unwrap();
             pool.install(|| {
                 let (out, tape) = forward_train(&net, &batch.planes, batch.size);
-                let (parts, output_grads) = loss_gradients(&out, &batch);
+                let (parts, output_grads) = loss_gradients(&out, &batch, &LossWeights::default());
                 let grads = tape.backward(&output_grads, &device.clone().without_autodiff());
                 (parts, grads)
             })
