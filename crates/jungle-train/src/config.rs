@@ -383,6 +383,14 @@ impl TrainConfig {
     /// `sets` (`SECTION.KEY=VALUE`) over both, and validates the result;
     /// `origin` names the config in errors.
     pub fn layered(text: &str, origin: &str, sets: &[String]) -> Result<TrainConfig, ConfigError> {
+        // An error may come from a `--set`: the origin names them too.
+        let with_sets;
+        let origin = if sets.is_empty() {
+            origin
+        } else {
+            with_sets = format!("{origin} with --set {}", sets.join(" --set "));
+            &with_sets
+        };
         let layer_error = |source| ConfigError::Layer {
             origin: origin.to_string(),
             source,
@@ -770,6 +778,15 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("value_td_lambda") && e.contains("0 to 1"), "{e}");
+        // The error names the `--set` it may come from.
+        assert!(e.contains("with --set train.value_td_lambda=1.5"), "{e}");
+        let e = layered(&["selfplay.search.solver=3"])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("`selfplay.search.solver`") && e.contains("--set selfplay.search.solver=3"),
+            "{e}"
+        );
         let moved = TrainConfig::from_toml(
             &format!("{TINY_CONFIG}\n[experimental]\nvalue_td_lambda = 0.9\n"),
             "x.toml",

@@ -26,7 +26,7 @@ pub enum LayerError {
     /// A value of the wrong type.
     #[error("key `{key}`: {message}")]
     Type {
-        /// The key (the last part of its path).
+        /// The key's dotted path (`run.generations`).
         key: String,
         /// serde's message.
         message: String,
@@ -62,27 +62,19 @@ pub fn place(text: &str, error: &toml::de::Error) -> String {
     })
 }
 
-/// Reads the merged `table` as a `T`. The table is written out and read
-/// back as text, so a value of the wrong type can be traced to its key.
+/// Reads the merged `table` as a `T`, straight from the table (no text in
+/// between); a value of the wrong type is named by its dotted path.
 pub fn deserialize<T: serde::de::DeserializeOwned>(table: &Table) -> Result<T, LayerError> {
-    let text = toml::to_string(table).expect("a table serialises");
-    toml::from_str(&text).map_err(|e| {
-        let key = e
-            .span()
-            .and_then(|span| {
-                let start = span.start.min(text.len());
-                let line = text[..start].rsplit('\n').next().unwrap_or("");
-                line.split_once('=').map(|(k, _)| k.trim().to_string())
-            })
-            .unwrap_or_default();
-        LayerError::Type {
-            key,
+    serde_path_to_error::deserialize(Value::Table(table.clone())).map_err(
+        |e: serde_path_to_error::Error<toml::de::Error>| LayerError::Type {
+            key: e.path().to_string(),
             message: e
+                .inner()
                 .message()
                 .trim()
                 .replace("expected a boolean", "expected true or false"),
-        }
-    })
+        },
+    )
 }
 
 /// Merges `top` over `base`: tables key by key, other values replaced.
@@ -280,6 +272,48 @@ mod tests {
         }
         // A key below a value that is not a table.
         assert!(set(&mut t, "train.learning_rate.x=1").is_err());
+    }
+
+    #[test]
+    fn values_of_the_wrong_type_are_named_by_their_path() {
+        #[derive(serde::Deserialize, Debug)]
+        #[allow(dead_code)]
+        struct Inner {
+            generations: u64,
+            solver: bool,
+        }
+        #[derive(serde::Deserialize, Debug)]
+        #[allow(dead_code)]
+        struct Outer {
+            run: Inner,
+        }
+        let ok: Outer = deserialize(&table("[run]\ngenerations = 3\nsolver = true\n")).unwrap();
+        assert_eq!(ok.run.generations, 3);
+        for (text, key, expected) in [
+            (
+                "[run]\ngenerations = \"many\"\nsolver = true\n",
+                "run.generations",
+                "u64",
+            ),
+            (
+                "[run]\ngenerations = -1\nsolver = true\n",
+                "run.generations",
+                "u64",
+            ),
+            (
+                "[run]\ngenerations = 1\nsolver = 1\n",
+                "run.solver",
+                "true or false",
+            ),
+        ] {
+            let e = deserialize::<Outer>(&table(text)).unwrap_err();
+            let message = e.to_string();
+            assert!(
+                matches!(&e, LayerError::Type { key: k, .. } if k == key)
+                    && message.contains(expected),
+                "{text}: {message}"
+            );
+        }
     }
 
     #[test]
