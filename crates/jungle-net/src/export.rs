@@ -6,13 +6,15 @@
 //! outputs, so a consumer can check itself). Every file is written through
 //! a temporary file and renamed into place.
 
+use crate::backend::served::forward_on_device;
 use crate::checkpoint::{Checkpoint, CheckpointMeta};
 use crate::encoding::{move_slot, BASE_PLANES, POLICY_SLOTS, SQUARES};
 use crate::export_files::FileRecord;
 use crate::onnx::onnx_bytes;
-use crate::{NetConfig, PolicyValueNet, SURVIVAL_NEAR_PLIES, SURVIVAL_OUTPUTS};
+use crate::outputs::Output;
+use crate::{NetConfig, PolicyValueNet};
 use burn::module::Module;
-use burn::tensor::{Device, Tensor, TensorData};
+use burn::tensor::Device;
 use jungle_rules::{Game, Rules, FILES, RANKS};
 use onnx_ir::{Message, ModelProto};
 use serde::{Deserialize, Serialize};
@@ -21,31 +23,12 @@ use std::path::{Path, PathBuf};
 
 /// The name of the input tensor `[batch, planes, 9, 7]` (38, 42 or 44 planes).
 pub const INPUT_NAME: &str = "planes";
-/// The names of the outputs, in order: policy logits `[batch, 252]`,
-/// win/draw/loss logits `[batch, 3]`, moves left `[batch, 1]`.
-pub const OUTPUT_NAMES: [&str; 3] = ["policy", "wdl", "moves_left"];
-/// The name of the fourth output of a network with the survival head:
-/// survival logits `[batch, 32]`.
-pub const SURVIVAL_OUTPUT_NAME: &str = "survival";
-/// The material weight `model.json` recommends for the survival output
-/// (measured: `experiments/ablation-material.md`).
-pub const RECOMMENDED_MATERIAL_WEIGHT: f32 = 0.6;
 /// `format` of `model.json`.
 pub const MODEL_FORMAT: &str = "jungle-zero-model";
 /// `format_version` of `model.json`.
 pub const MODEL_FORMAT_VERSION: u32 = 2;
 /// The ONNX opset the exporter writes.
 pub const OPSET: i64 = 18;
-
-/// The output names of a model: [`OUTPUT_NAMES`], then
-/// [`SURVIVAL_OUTPUT_NAME`] for a network with the survival head.
-pub fn output_names(has_survival_head: bool) -> Vec<&'static str> {
-    let mut names = OUTPUT_NAMES.to_vec();
-    if has_survival_head {
-        names.push(SURVIVAL_OUTPUT_NAME);
-    }
-    names
-}
 
 /// Why an export failed: the file, and the cause.
 #[derive(Debug, thiserror::Error)]
@@ -103,13 +86,15 @@ impl ExportCause {
 }
 
 /// The ONNX model of `net` with the input named [`INPUT_NAME`] and the
-/// outputs [`OUTPUT_NAMES`] (burn generates other names).
+/// outputs named as [`Output::name`] says (burn generates other names).
 pub fn named_onnx(net: &PolicyValueNet, device: &Device) -> Result<ModelProto, ExportCause> {
     let bytes = onnx_bytes(net, device)?;
     let mut model =
         ModelProto::parse_from_bytes(&bytes).map_err(|e| ExportCause::Protobuf(e.to_string()))?;
     let graph = model.graph.mut_or_insert_default();
-    let names = output_names(net.has_survival_head());
+    let names: Vec<&str> = Output::of(net.has_survival_head())
+        .map(Output::name)
+        .collect();
     if graph.input.len() != 1 || graph.output.len() != names.len() {
         return Err(ExportCause::Graph {
             inputs: graph.input.len(),
@@ -341,41 +326,13 @@ pub fn describe(meta: &CheckpointMeta) -> ModelDescription {
                     from-square and direction, like a one-square step"
                 .to_string(),
         },
-        outputs: vec![
-            TensorInfo {
-                name: OUTPUT_NAMES[0].to_string(),
-                shape: shape(&[POLICY_SLOTS]),
-                meaning: "policy logits per slot; keep the legal moves' slots and take a softmax \
-                          over them"
-                    .to_string(),
-            },
-            TensorInfo {
-                name: OUTPUT_NAMES[1].to_string(),
-                shape: shape(&[3]),
-                meaning: "win, draw, loss logits for the side to move (softmax gives the \
-                          probabilities; value = p_win - p_loss)"
-                    .to_string(),
-            },
-            TensorInfo {
-                name: OUTPUT_NAMES[2].to_string(),
-                shape: shape(&[1]),
-                meaning: "predicted plies left in the game / 100".to_string(),
-            },
-        ]
-        .into_iter()
-        .chain(meta.net.has_survival_head().then(|| TensorInfo {
-            name: SURVIVAL_OUTPUT_NAME.to_string(),
-            shape: shape(&[SURVIVAL_OUTPUTS]),
-            meaning: format!(
-                "survival logits (sigmoid gives the probability): 0-7 'this animal of the side to \
-                 move is still on the board {SURVIVAL_NEAR_PLIES} plies on' for rat, cat, dog, \
-                 wolf, leopard, tiger, lion, elephant; 8-15 the same for the opponent's animals; \
-                 16-31 the same at the end of the game. The material term of the engine's search: \
-                 value += w * (sum of sigmoid(0-7) - sum of sigmoid(8-15)) / 8, clipped to [-1, 1], \
-                 with w = {RECOMMENDED_MATERIAL_WEIGHT} (0 plays the value alone)"
-            ),
-        }))
-        .collect(),
+        outputs: Output::of(meta.net.has_survival_head())
+            .map(|o| TensorInfo {
+                name: o.name().to_string(),
+                shape: shape(&[o.width()]),
+                meaning: o.meaning(),
+            })
+            .collect(),
         rules: meta.rules.clone(),
         network: meta.net.clone(),
         step: meta.step,
@@ -456,22 +413,13 @@ pub fn test_cases(net: &PolicyValueNet, rules: &Rules, device: &Device) -> TestC
         encoding.encode(game.position(), *reps, rules, chunk);
     }
     let n = positions.len();
-    let x = Tensor::<4>::from_data(
-        TensorData::new(
-            planes.clone(),
-            [n, encoding.planes(), RANKS as usize, FILES as usize],
-        ),
-        device,
-    );
-    let (out, survival) = net.forward_with_survival(x);
-    let floats = |t: Tensor<2>| t.into_data().try_to_vec::<f32>().expect("float32 outputs");
-    let (policy, wdl, moves_left) = (floats(out.policy), floats(out.wdl), floats(out.moves_left));
-    let survival = survival.map(floats);
+    let out = forward_on_device(&net, device, encoding, planes.clone(), n);
     let cases = positions
         .iter()
         .enumerate()
         .map(|(i, (game, reps))| {
             let mover = game.position().side_to_move();
+            let row = out.rows(i, 1);
             TestCase {
                 fen: game.position().to_fen(),
                 repetitions: *reps,
@@ -484,12 +432,10 @@ pub fn test_cases(net: &PolicyValueNet, rules: &Rules, device: &Device) -> TestC
                         slot: move_slot(mv, mover),
                     })
                     .collect(),
-                policy: policy[i * POLICY_SLOTS..(i + 1) * POLICY_SLOTS].to_vec(),
-                wdl: wdl[i * 3..i * 3 + 3].to_vec(),
-                moves_left: moves_left[i],
-                survival: survival
-                    .as_ref()
-                    .map(|s| s[i * SURVIVAL_OUTPUTS..(i + 1) * SURVIVAL_OUTPUTS].to_vec()),
+                policy: row.policy,
+                wdl: row.wdl,
+                moves_left: row.moves_left[0],
+                survival: (!row.survival.is_empty()).then_some(row.survival),
             }
         })
         .collect();

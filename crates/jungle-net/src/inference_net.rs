@@ -4,10 +4,11 @@
 //! forward pass ([`ServedNet`]). Cloning it is cheap: one clone per search
 //! thread.
 
-use crate::backend::inference::{FastNet, FastOutput};
+use crate::backend::inference::FastNet;
 use crate::backend::served::{ServedNet, ServerStats};
 use crate::device::Compute;
 use crate::encoding::Encoding;
+use crate::outputs::Outputs;
 use crate::PolicyValueNet;
 use burn::module::Module;
 use std::sync::Arc;
@@ -61,7 +62,7 @@ impl InferenceNet {
     }
 
     /// Runs `batch` encoded positions.
-    pub fn forward(&self, input: &[f32], batch: usize) -> FastOutput {
+    pub fn forward(&self, input: &[f32], batch: usize) -> Outputs {
         match self {
             InferenceNet::Cpu { net, .. } => net.forward(input, batch),
             InferenceNet::Served(served) => served.forward(input, batch),

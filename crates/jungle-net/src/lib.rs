@@ -23,6 +23,7 @@ pub mod export;
 pub mod export_files;
 mod inference_net;
 pub mod onnx;
+mod outputs;
 pub mod tensors;
 mod value_terms;
 
@@ -40,6 +41,7 @@ pub use jungle_encoding::{
     check_material_weight, encode_batch, evaluations, with_material, NoSurvivalHead,
     MAX_MATERIAL_WEIGHT,
 };
+pub use outputs::{Output, Outputs, RECOMMENDED_MATERIAL_WEIGHT};
 pub use value_terms::{NetStack, ParallelNetStack, ValueTerms, ValueTermsError};
 
 /// The CPU device every command uses (burn's pure-Rust `flex` backend).

@@ -10,9 +10,8 @@
 use crate::samples::Batch;
 use burn::tensor::activation::{log_sigmoid, log_softmax};
 use burn::tensor::{Device, Tensor, TensorData};
-use jungle_net::backend::training::TrainOutputs;
 use jungle_net::encoding::{POLICY_SLOTS, SQUARES};
-use jungle_net::{PolicyValueNet, SURVIVAL_OUTPUTS};
+use jungle_net::{Outputs, PolicyValueNet, SURVIVAL_OUTPUTS};
 use jungle_rules::{FILES, RANKS};
 
 /// Weight of the moves-left loss in the total.
@@ -173,18 +172,9 @@ fn softmax_cross_entropy(
 
 /// The losses of `out` on `batch` (as [`reference_loss`] computes them) and the
 /// gradients of the total weighted by `weights` with respect to each output.
-pub fn loss_gradients(
-    out: &TrainOutputs,
-    batch: &Batch,
-    weights: &LossWeights,
-) -> (Losses, TrainOutputs) {
+pub fn loss_gradients(out: &Outputs, batch: &Batch, weights: &LossWeights) -> (Losses, Outputs) {
     let n = batch.size;
-    let mut grads = TrainOutputs {
-        policy: vec![0.0; out.policy.len()],
-        wdl: vec![0.0; out.wdl.len()],
-        moves_left: vec![0.0; n],
-        survival: vec![0.0; out.survival.len()],
-    };
+    let mut grads = Outputs::zeros(n, out.has_survival());
     let policy = softmax_cross_entropy(
         &out.policy,
         &batch.policy,

@@ -12,9 +12,10 @@
 use burn::module::{Module, ModuleVisitor, Param};
 use burn::tensor::Tensor;
 use jungle_mcts::{EvalInput, Evaluator};
-use jungle_net::backend::inference::{FastNet, FastOutput};
+use jungle_net::backend::inference::FastNet;
 use jungle_net::backend::served::forward_on_device;
 use jungle_net::encoding::{Encoding, POLICY_SLOTS};
+use jungle_net::Outputs;
 use jungle_net::{
     cpu_device, load_checkpoint, save_checkpoint, CheckpointMeta, Compute, DeviceChoice,
     InferenceNet, NetConfig, NetEvaluator, PolicyValueNet, SURVIVAL_OUTPUTS,
@@ -92,7 +93,7 @@ fn worst(a: &[f32], b: &[f32]) -> f32 {
         .fold(0.0, f32::max)
 }
 
-fn assert_outputs_close(got: &FastOutput, want: &FastOutput, tolerance: f32) {
+fn assert_outputs_close(got: &Outputs, want: &Outputs, tolerance: f32) {
     for (name, a, b) in [
         ("policy", &got.policy, &want.policy),
         ("wdl", &got.wdl, &want.wdl),

@@ -14,6 +14,7 @@ use super::kernels::{
 use super::reference::{PolicyValueNet, ResBlock};
 use super::winograd::{WinogradScratch, WinogradWeight};
 use crate::encoding::{POLICY_SLOTS, SQUARES};
+use crate::outputs::Outputs;
 
 pub use super::kernels::CHUNK;
 use burn::nn::conv::Conv2d;
@@ -169,19 +170,6 @@ pub struct FastNet {
     survival_out: Option<Dense>,
 }
 
-/// Outputs of [`FastNet::forward`], row-major per position.
-pub struct FastOutput {
-    /// 252 policy logits per position.
-    pub policy: Vec<f32>,
-    /// 3 win/draw/loss logits per position.
-    pub wdl: Vec<f32>,
-    /// Moves-left prediction per position.
-    pub moves_left: Vec<f32>,
-    /// [`crate::SURVIVAL_OUTPUTS`] survival logits per position (empty
-    /// when the network has no survival head).
-    pub survival: Vec<f32>,
-}
-
 impl FastNet {
     /// Reads the weights of `net` (its batch-norm running statistics are used,
     /// as in burn's inference mode).
@@ -214,35 +202,29 @@ impl FastNet {
     /// Runs encoded positions (`batch` x the network's input length,
     /// planes-first as [`crate::encoding::Encoding::encode`] writes them). Large batches run in
     /// chunks of [`CHUNK`] positions, whose buffers stay in cache.
-    pub fn forward(&self, input: &[f32], batch: usize) -> FastOutput {
+    pub fn forward(&self, input: &[f32], batch: usize) -> Outputs {
         let input_len = self.planes * SQUARES;
         assert_eq!(
             input.len(),
             batch * input_len,
             "{batch} positions of {input_len} floats"
         );
-        let mut out = FastOutput {
-            policy: Vec::with_capacity(batch * POLICY_SLOTS),
-            wdl: Vec::with_capacity(batch * 3),
-            moves_left: Vec::with_capacity(batch),
-            survival: Vec::new(),
-        };
+        if batch <= CHUNK {
+            return self.forward_chunk(input, batch);
+        }
+        let mut out = Outputs::default();
         for (i, chunk) in input.chunks(CHUNK * input_len).enumerate() {
             let n = (batch - i * CHUNK).min(CHUNK);
-            let part = self.forward_chunk(chunk, n);
-            out.policy.extend_from_slice(&part.policy);
-            out.wdl.extend_from_slice(&part.wdl);
-            out.moves_left.extend_from_slice(&part.moves_left);
-            out.survival.extend_from_slice(&part.survival);
+            out.append(&self.forward_chunk(chunk, n));
         }
         out
     }
 
-    fn forward_chunk(&self, input: &[f32], batch: usize) -> FastOutput {
+    fn forward_chunk(&self, input: &[f32], batch: usize) -> Outputs {
         BUFFERS.with_borrow_mut(|buffers| self.forward_chunk_in(input, batch, buffers))
     }
 
-    fn forward_chunk_in(&self, input: &[f32], batch: usize, buffers: &mut Buffers) -> FastOutput {
+    fn forward_chunk_in(&self, input: &[f32], batch: usize, buffers: &mut Buffers) -> Outputs {
         let rows = batch * SQUARES;
         let Buffers {
             x,
@@ -297,7 +279,7 @@ impl FastNet {
         let pooled = mean_over_squares(y, batch, self.value_conv.cout);
         let mut hidden = self.value_fc.forward(&pooled, batch);
         relu(&mut hidden);
-        FastOutput {
+        Outputs {
             policy,
             wdl: self.value_out.forward(&hidden, batch),
             moves_left: self.moves_left_out.forward(&hidden, batch),

@@ -7,11 +7,10 @@
 //! rows back. A GPU needs hundreds to thousands of positions per pass to be
 //! busy; one search thread's batch is tens.
 
-use super::inference::FastOutput;
 use super::reference::PolicyValueNet;
 use crate::device::Compute;
-use crate::encoding::{Encoding, POLICY_SLOTS};
-use crate::SURVIVAL_OUTPUTS;
+use crate::encoding::Encoding;
+use crate::outputs::Outputs;
 use burn::module::Module;
 use burn::tensor::{Device, Tensor, TensorData};
 use jungle_rules::{FILES, RANKS};
@@ -28,7 +27,7 @@ pub const SERVER_WAIT: Duration = Duration::from_millis(2);
 struct Request {
     input: Vec<f32>,
     batch: usize,
-    reply: Sender<FastOutput>,
+    reply: Sender<Outputs>,
 }
 
 /// A handle on the server of one network on one device. Cloning makes
@@ -124,7 +123,7 @@ impl ServedNet {
 
     /// Evaluates `batch` encoded positions (planes-first, as
     /// [`Encoding::encode`] writes them) in the server's next pass.
-    pub fn forward(&self, input: &[f32], batch: usize) -> FastOutput {
+    pub fn forward(&self, input: &[f32], batch: usize) -> Outputs {
         assert_eq!(input.len(), batch * self.encoding.input_len());
         let (reply, answer) = mpsc::channel();
         self.requests
@@ -211,50 +210,17 @@ pub fn forward_on_device(
     encoding: Encoding,
     input: Vec<f32>,
     batch: usize,
-) -> FastOutput {
+) -> Outputs {
     let shape = [batch, encoding.planes(), RANKS as usize, FILES as usize];
     let x = Tensor::<4>::from_data(TensorData::new(input, shape), device);
     let (out, survival) = net.forward_with_survival(x);
+    let has_survival = survival.is_some();
+    // In the order of `Output::of`, which `Outputs::from_rows` reads.
     let mut parts = vec![out.policy, out.wdl, out.moves_left];
     parts.extend(survival);
-    let width: usize = parts.iter().map(|t| t.dims()[1]).sum();
     let all = Tensor::cat(parts, 1)
         .into_data()
         .try_into_vec::<f32>()
         .expect("the outputs are f32");
-    FastOutput::from_rows(&all, width, batch)
-}
-
-impl FastOutput {
-    /// Splits rows of `[policy | wdl | moves left | survival]` (`width`
-    /// floats each, the survival part present when `width` has room).
-    fn from_rows(all: &[f32], width: usize, batch: usize) -> FastOutput {
-        let survival = width - POLICY_SLOTS - 4;
-        debug_assert!(survival == 0 || survival == SURVIVAL_OUTPUTS);
-        let mut out = FastOutput {
-            policy: Vec::with_capacity(batch * POLICY_SLOTS),
-            wdl: Vec::with_capacity(batch * 3),
-            moves_left: Vec::with_capacity(batch),
-            survival: Vec::with_capacity(batch * survival),
-        };
-        for row in all.chunks_exact(width) {
-            out.policy.extend_from_slice(&row[..POLICY_SLOTS]);
-            out.wdl
-                .extend_from_slice(&row[POLICY_SLOTS..POLICY_SLOTS + 3]);
-            out.moves_left.push(row[POLICY_SLOTS + 3]);
-            out.survival.extend_from_slice(&row[POLICY_SLOTS + 4..]);
-        }
-        out
-    }
-
-    /// Rows `start..start + len` of these outputs.
-    fn rows(&self, start: usize, len: usize) -> FastOutput {
-        let survival = self.survival.len() / self.moves_left.len().max(1);
-        FastOutput {
-            policy: self.policy[start * POLICY_SLOTS..(start + len) * POLICY_SLOTS].to_vec(),
-            wdl: self.wdl[start * 3..(start + len) * 3].to_vec(),
-            moves_left: self.moves_left[start..start + len].to_vec(),
-            survival: self.survival[start * survival..(start + len) * survival].to_vec(),
-        }
-    }
+    Outputs::from_rows(&all, batch, has_survival)
 }

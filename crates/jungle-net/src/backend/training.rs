@@ -20,6 +20,7 @@ use super::kernels::{
 use super::reference::PolicyValueNet;
 use super::winograd::{WinogradScratch, WinogradWeight};
 use crate::encoding::{POLICY_SLOTS, SQUARES};
+use crate::outputs::Outputs;
 use burn::module::ParamId;
 use burn::nn::conv::Conv2d;
 use burn::nn::{BatchNorm, Linear};
@@ -565,20 +566,6 @@ struct BlockTape {
     out: Vec<f32>,
 }
 
-/// The network's outputs for a batch, row-major per position (as
-/// [`super::inference::FastOutput`]).
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct TrainOutputs {
-    /// `[batch, 252]` policy logits.
-    pub policy: Vec<f32>,
-    /// `[batch, 3]` win/draw/loss logits.
-    pub wdl: Vec<f32>,
-    /// `[batch]` moves-left predictions.
-    pub moves_left: Vec<f32>,
-    /// `[batch, SURVIVAL_OUTPUTS]` survival logits (empty without the head).
-    pub survival: Vec<f32>,
-}
-
 /// The forward pass of one batch, kept for its backward pass.
 pub struct Tape {
     layers: Layers,
@@ -599,7 +586,7 @@ pub struct Tape {
 /// Runs `net` on `batch` encoded positions (planes-first, as
 /// [`crate::encoding::Encoding::encode`] writes them) with batch norm in
 /// training mode; returns the outputs and the tape for [`Tape::backward`].
-pub fn forward_train(net: &PolicyValueNet, input: &[f32], batch: usize) -> (TrainOutputs, Tape) {
+pub fn forward_train(net: &PolicyValueNet, input: &[f32], batch: usize) -> (Outputs, Tape) {
     let layers = Layers::read(net);
     let hood = neighbourhoods();
     let planes = layers.stem.cin;
@@ -661,7 +648,7 @@ pub fn forward_train(net: &PolicyValueNet, input: &[f32], batch: usize) -> (Trai
     let value_pooled = mean_over_squares(&value_hidden, batch, layers.value_conv.cout);
     let mut head_hidden = layers.value_fc.forward(&value_pooled, batch);
     relu(&mut head_hidden);
-    let outputs = TrainOutputs {
+    let outputs = Outputs {
         policy,
         wdl: layers.value_out.forward(&head_hidden, batch),
         moves_left: layers.moves_left_out.forward(&head_hidden, batch),
@@ -690,10 +677,10 @@ pub fn forward_train(net: &PolicyValueNet, input: &[f32], batch: usize) -> (Trai
 
 impl Tape {
     /// The gradients of every parameter for the gradients of the loss with
-    /// respect to the outputs (same layout as [`TrainOutputs`]; `survival`
+    /// respect to the outputs (same layout as [`Outputs`]; `survival`
     /// may be empty only for a network without the head), as burn's
     /// optimiser takes them: tensors on `device` without autodiff.
-    pub fn backward(&self, grads: &TrainOutputs, device: &Device) -> GradientsParams {
+    pub fn backward(&self, grads: &Outputs, device: &Device) -> GradientsParams {
         let l = &self.layers;
         let (batch, rows) = (self.batch, self.batch * SQUARES);
         let mut params = Vec::new();

@@ -1,0 +1,234 @@
+//! The network's outputs, described once: their names, widths and meanings
+//! ([`Output`], which the export and the served backend's transfers read)
+//! and a batch's outputs on plain buffers ([`Outputs`], what the inference,
+//! training and served backends return and what the losses' gradients
+//! fill). A new output is a variant here and its computation in each
+//! backend.
+
+use crate::encoding::POLICY_SLOTS;
+use jungle_encoding::{SURVIVAL_NEAR_PLIES, SURVIVAL_OUTPUTS};
+
+/// The material weight `model.json` recommends for the survival output
+/// (measured: `experiments/ablation-material.md`).
+pub const RECOMMENDED_MATERIAL_WEIGHT: f32 = 0.6;
+
+/// One of the network's outputs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Output {
+    /// Policy logits, one per slot (`direction * 63 + square`).
+    Policy,
+    /// Win, draw and loss logits for the side to move.
+    Wdl,
+    /// Predicted plies left in the game / 100.
+    MovesLeft,
+    /// Survival logits (networks with the survival head only).
+    Survival,
+}
+
+impl Output {
+    /// Every output, in the order of the export's outputs and of a row of
+    /// the served backend's transfer.
+    pub const ALL: [Output; 4] = [
+        Output::Policy,
+        Output::Wdl,
+        Output::MovesLeft,
+        Output::Survival,
+    ];
+
+    /// The outputs of a network with or without the survival head, in
+    /// order.
+    pub fn of(has_survival_head: bool) -> impl Iterator<Item = Output> {
+        Output::ALL
+            .into_iter()
+            .filter(move |o| has_survival_head || *o != Output::Survival)
+    }
+
+    /// The name of the exported output (and of the field of [`Outputs`]).
+    pub fn name(self) -> &'static str {
+        match self {
+            Output::Policy => "policy",
+            Output::Wdl => "wdl",
+            Output::MovesLeft => "moves_left",
+            Output::Survival => "survival",
+        }
+    }
+
+    /// Floats per position.
+    pub fn width(self) -> usize {
+        match self {
+            Output::Policy => POLICY_SLOTS,
+            Output::Wdl => 3,
+            Output::MovesLeft => 1,
+            Output::Survival => SURVIVAL_OUTPUTS,
+        }
+    }
+
+    /// What the output means and how to read it (`model.json`).
+    pub fn meaning(self) -> String {
+        match self {
+            Output::Policy => "policy logits per slot; keep the legal moves' slots and take a \
+                               softmax over them"
+                .to_string(),
+            Output::Wdl => "win, draw, loss logits for the side to move (softmax gives the \
+                            probabilities; value = p_win - p_loss)"
+                .to_string(),
+            Output::MovesLeft => "predicted plies left in the game / 100".to_string(),
+            Output::Survival => format!(
+                "survival logits (sigmoid gives the probability): 0-7 'this animal of the side to \
+                 move is still on the board {SURVIVAL_NEAR_PLIES} plies on' for rat, cat, dog, \
+                 wolf, leopard, tiger, lion, elephant; 8-15 the same for the opponent's animals; \
+                 16-31 the same at the end of the game. The material term of the engine's search: \
+                 value += w * (sum of sigmoid(0-7) - sum of sigmoid(8-15)) / 8, clipped to [-1, 1], \
+                 with w = {RECOMMENDED_MATERIAL_WEIGHT} (0 plays the value alone)"
+            ),
+        }
+    }
+}
+
+/// A batch's outputs, one row-major buffer per [`Output`] (`batch x
+/// width` floats; `survival` empty for a network without the head). The
+/// gradients of a loss with respect to the outputs have the same shape.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Outputs {
+    /// `[batch, 252]` policy logits.
+    pub policy: Vec<f32>,
+    /// `[batch, 3]` win/draw/loss logits.
+    pub wdl: Vec<f32>,
+    /// `[batch]` moves-left predictions.
+    pub moves_left: Vec<f32>,
+    /// `[batch, SURVIVAL_OUTPUTS]` survival logits (empty without the head).
+    pub survival: Vec<f32>,
+}
+
+impl Outputs {
+    /// Zeros for `batch` positions of a network with or without the
+    /// survival head.
+    pub fn zeros(batch: usize, has_survival_head: bool) -> Outputs {
+        let mut out = Outputs::default();
+        for o in Output::of(has_survival_head) {
+            *out.get_mut(o) = vec![0.0; batch * o.width()];
+        }
+        out
+    }
+
+    /// The buffer of `output`.
+    pub fn get(&self, output: Output) -> &Vec<f32> {
+        match output {
+            Output::Policy => &self.policy,
+            Output::Wdl => &self.wdl,
+            Output::MovesLeft => &self.moves_left,
+            Output::Survival => &self.survival,
+        }
+    }
+
+    /// The buffer of `output`, to fill.
+    pub fn get_mut(&mut self, output: Output) -> &mut Vec<f32> {
+        match output {
+            Output::Policy => &mut self.policy,
+            Output::Wdl => &mut self.wdl,
+            Output::MovesLeft => &mut self.moves_left,
+            Output::Survival => &mut self.survival,
+        }
+    }
+
+    /// The number of positions.
+    pub fn batch(&self) -> usize {
+        self.moves_left.len()
+    }
+
+    /// Whether the survival logits are there.
+    pub fn has_survival(&self) -> bool {
+        !self.survival.is_empty()
+    }
+
+    /// Appends `other`'s positions after these.
+    pub fn append(&mut self, other: &Outputs) {
+        for o in Output::ALL {
+            self.get_mut(o).extend_from_slice(other.get(o));
+        }
+    }
+
+    /// Positions `start..start + len`.
+    pub fn rows(&self, start: usize, len: usize) -> Outputs {
+        let mut out = Outputs::default();
+        for o in Output::of(self.has_survival()) {
+            out.get_mut(o)
+                .extend_from_slice(&self.get(o)[start * o.width()..(start + len) * o.width()]);
+        }
+        out
+    }
+
+    /// Splits `batch` rows that hold each output of [`Output::of`] in
+    /// order (the served backend's one transfer).
+    pub fn from_rows(all: &[f32], batch: usize, has_survival_head: bool) -> Outputs {
+        let width: usize = Output::of(has_survival_head).map(Output::width).sum();
+        assert_eq!(all.len(), batch * width, "{batch} rows of {width} floats");
+        let mut out = Outputs::default();
+        for o in Output::of(has_survival_head) {
+            out.get_mut(o).reserve(batch * o.width());
+        }
+        for row in all.chunks_exact(width) {
+            let mut at = 0;
+            for o in Output::of(has_survival_head) {
+                out.get_mut(o).extend_from_slice(&row[at..at + o.width()]);
+                at += o.width();
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn counting(batch: usize, survival: bool) -> Outputs {
+        let mut out = Outputs::zeros(batch, survival);
+        let mut next = 0.0;
+        for o in Output::ALL {
+            for v in out.get_mut(o) {
+                *v = next;
+                next += 1.0;
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn outputs_split_from_rows_slice_and_append_in_the_outputs_order() {
+        for survival in [false, true] {
+            let out = counting(3, survival);
+            assert_eq!(out.batch(), 3);
+            assert_eq!(out.has_survival(), survival);
+            assert_eq!(out.policy.len(), 3 * POLICY_SLOTS);
+            assert_eq!(
+                out.survival.len(),
+                if survival { 3 * SURVIVAL_OUTPUTS } else { 0 }
+            );
+            // The rows a served transfer holds: each position's outputs in order.
+            let mut rows = Vec::new();
+            for i in 0..3 {
+                for o in Output::of(survival) {
+                    rows.extend_from_slice(&out.get(o)[i * o.width()..(i + 1) * o.width()]);
+                }
+            }
+            assert_eq!(Outputs::from_rows(&rows, 3, survival), out);
+            let (first, rest) = (out.rows(0, 1), out.rows(1, 2));
+            assert_eq!(first.batch(), 1);
+            assert_eq!(rest.wdl, out.wdl[3..].to_vec());
+            let mut joined = first;
+            joined.append(&rest);
+            assert_eq!(joined, out);
+        }
+    }
+
+    #[test]
+    fn names_are_distinct_and_the_survival_output_comes_last() {
+        let names: Vec<_> = Output::of(true).map(Output::name).collect();
+        assert_eq!(names, ["policy", "wdl", "moves_left", "survival"]);
+        assert_eq!(Output::of(false).count(), 3);
+        assert!(Output::Survival
+            .meaning()
+            .contains(&SURVIVAL_NEAR_PLIES.to_string()));
+    }
+}
