@@ -14,7 +14,7 @@ use super::kernels::{
 use super::reference::{PolicyValueNet, ResBlock};
 use super::winograd::{WinogradScratch, WinogradWeight};
 use crate::encoding::{POLICY_SLOTS, SQUARES};
-use crate::outputs::Outputs;
+use crate::outputs::{Output, Outputs};
 
 pub use super::kernels::CHUNK;
 use burn::nn::conv::Conv2d;
@@ -165,9 +165,9 @@ pub struct FastNet {
     policy_out: Conv,
     value_conv: Conv,
     value_fc: Dense,
-    value_out: Dense,
-    moves_left_out: Dense,
-    survival_out: Option<Dense>,
+    /// The dense heads on the value head's hidden layer
+    /// ([`PolicyValueNet::hidden_heads`]).
+    heads: Vec<(Output, Dense)>,
 }
 
 impl FastNet {
@@ -187,16 +187,18 @@ impl FastNet {
             policy_out: Conv::new(&net.policy_out, None),
             value_conv: Conv::new(&net.value_conv, Some(&net.value_bn)),
             value_fc: Dense::new(&net.value_fc),
-            value_out: Dense::new(&net.value_out),
-            moves_left_out: Dense::new(&net.moves_left_out),
-            survival_out: net.survival_out.as_ref().map(Dense::new),
+            heads: net
+                .hidden_heads()
+                .into_iter()
+                .map(|(o, l)| (o, Dense::new(l)))
+                .collect(),
         }
     }
 
     /// Whether the network has the survival head (its logits then come
     /// with every forward pass).
     pub fn has_survival_head(&self) -> bool {
-        self.survival_out.is_some()
+        self.heads.iter().any(|(o, _)| *o == Output::Survival)
     }
 
     /// Runs encoded positions (`batch` x the network's input length,
@@ -279,14 +281,13 @@ impl FastNet {
         let pooled = mean_over_squares(y, batch, self.value_conv.cout);
         let mut hidden = self.value_fc.forward(&pooled, batch);
         relu(&mut hidden);
-        Outputs {
+        let mut out = Outputs {
             policy,
-            wdl: self.value_out.forward(&hidden, batch),
-            moves_left: self.moves_left_out.forward(&hidden, batch),
-            survival: self
-                .survival_out
-                .as_ref()
-                .map_or(Vec::new(), |d| d.forward(&hidden, batch)),
+            ..Outputs::default()
+        };
+        for (o, dense) in &self.heads {
+            *out.get_mut(*o) = dense.forward(&hidden, batch);
         }
+        out
     }
 }

@@ -12,6 +12,7 @@
 
 use crate::architecture::{NetConfig, SURVIVAL_OUTPUTS};
 use crate::encoding::{Encoding, POLICY_SLOTS};
+use crate::outputs::Output;
 use burn::module::Module;
 use burn::nn::conv::{Conv2d, Conv2dConfig};
 use burn::nn::{BatchNorm, BatchNormConfig, Linear, LinearConfig, PaddingConfig2d};
@@ -140,6 +141,19 @@ impl PolicyValueNet {
     /// Whether the network has the survival head.
     pub fn has_survival_head(&self) -> bool {
         self.survival_out.is_some()
+    }
+
+    /// The dense heads on the value head's hidden layer with the output
+    /// each makes, in [`Output::ALL`]'s order: what the plain-buffer
+    /// backends compute and differentiate from the hidden layer (a new
+    /// dense head is an entry here, its field and its [`Output`]).
+    pub(crate) fn hidden_heads(&self) -> Vec<(Output, &Linear)> {
+        let mut heads = vec![
+            (Output::Wdl, &self.value_out),
+            (Output::MovesLeft, &self.moves_left_out),
+        ];
+        heads.extend(self.survival_out.as_ref().map(|l| (Output::Survival, l)));
+        heads
     }
 
     /// The input planes the network reads, from its first layer's input

@@ -20,7 +20,7 @@ use super::kernels::{
 use super::reference::PolicyValueNet;
 use super::winograd::{WinogradScratch, WinogradWeight};
 use crate::encoding::{POLICY_SLOTS, SQUARES};
-use crate::outputs::Outputs;
+use crate::outputs::{Output, Outputs};
 use burn::module::ParamId;
 use burn::nn::conv::Conv2d;
 use burn::nn::{BatchNorm, Linear};
@@ -507,9 +507,9 @@ struct Layers {
     value_conv: Conv,
     value_norm: Norm,
     value_fc: Dense,
-    value_out: Dense,
-    moves_left_out: Dense,
-    survival_out: Option<Dense>,
+    /// The dense heads on the value head's hidden layer
+    /// ([`PolicyValueNet::hidden_heads`]).
+    heads: Vec<(Output, Dense)>,
 }
 
 /// The batch norms of `net` in the order [`Tape::norm_stats`] lists them.
@@ -546,9 +546,11 @@ impl Layers {
             value_conv: Conv::read(&net.value_conv),
             value_norm: Norm::read(&net.value_bn),
             value_fc: Dense::read(&net.value_fc),
-            value_out: Dense::read(&net.value_out),
-            moves_left_out: Dense::read(&net.moves_left_out),
-            survival_out: net.survival_out.as_ref().map(Dense::read),
+            heads: net
+                .hidden_heads()
+                .into_iter()
+                .map(|(o, l)| (o, Dense::read(l)))
+                .collect(),
         }
     }
 }
@@ -648,15 +650,13 @@ pub fn forward_train(net: &PolicyValueNet, input: &[f32], batch: usize) -> (Outp
     let value_pooled = mean_over_squares(&value_hidden, batch, layers.value_conv.cout);
     let mut head_hidden = layers.value_fc.forward(&value_pooled, batch);
     relu(&mut head_hidden);
-    let outputs = Outputs {
+    let mut outputs = Outputs {
         policy,
-        wdl: layers.value_out.forward(&head_hidden, batch),
-        moves_left: layers.moves_left_out.forward(&head_hidden, batch),
-        survival: layers
-            .survival_out
-            .as_ref()
-            .map_or(Vec::new(), |d| d.forward(&head_hidden, batch)),
+        ..Outputs::default()
     };
+    for (o, dense) in &layers.heads {
+        *outputs.get_mut(*o) = dense.forward(&head_hidden, batch);
+    }
     let tape = Tape {
         layers,
         hood,
@@ -691,33 +691,15 @@ impl Tape {
         // Value head.
         let hidden = l.value_fc.layer.outputs;
         let mut dhidden = vec![0.0; batch * hidden];
-        l.value_out.backward(
-            &self.head_hidden,
-            batch,
-            &grads.wdl,
-            &mut dhidden,
-            &mut params,
-        );
-        l.moves_left_out.backward(
-            &self.head_hidden,
-            batch,
-            &grads.moves_left,
-            &mut dhidden,
-            &mut params,
-        );
-        if let Some(head) = &l.survival_out {
+        for (o, head) in &l.heads {
+            let grad = grads.get(*o);
             assert_eq!(
-                grads.survival.len(),
+                grad.len(),
                 batch * head.layer.outputs,
-                "survival gradients"
+                "{} gradients",
+                o.name()
             );
-            head.backward(
-                &self.head_hidden,
-                batch,
-                &grads.survival,
-                &mut dhidden,
-                &mut params,
-            );
+            head.backward(&self.head_hidden, batch, grad, &mut dhidden, &mut params);
         }
         relu_backward(&mut dhidden, &self.head_hidden);
         let vc = l.value_conv.cout;
