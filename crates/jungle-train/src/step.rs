@@ -173,11 +173,11 @@ mod tests {
     use super::*;
     use crate::losses::Losses;
     use burn::module::{ModuleVisitor, Param};
-    use burn::tensor::{Tensor, TensorData};
+    use burn::tensor::Tensor;
     use jungle_net::backend::inference::FastNet;
-    use jungle_net::encoding::{Encoding, POLICY_SLOTS, SQUARES};
+    use jungle_net::backend::training::gradient_differences;
+    use jungle_net::encoding::{POLICY_SLOTS, SQUARES};
     use jungle_net::SURVIVAL_OUTPUTS;
-    use jungle_rules::{FILES, RANKS};
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
@@ -224,49 +224,28 @@ mod tests {
         b
     }
 
-    /// Compares two gradient sets parameter by parameter.
-    struct Compare<'a> {
-        fast: &'a GradientsParams,
-        reference: &'a GradientsParams,
-        /// Largest difference allowed, relative to the reference's norm.
+    /// Checks that each parameter's gradient in `fast` is within
+    /// `tolerance` of `reference`'s (relative to its norm); returns the
+    /// number of parameters compared.
+    fn compare(
+        net: &PolicyValueNet,
+        fast: &GradientsParams,
+        reference: &GradientsParams,
         tolerance: f32,
-        compared: usize,
-    }
-
-    impl ModuleVisitor for Compare<'_> {
-        fn visit_float<const D: usize>(&mut self, param: &Param<Tensor<D>>) {
-            if !param.is_require_grad() {
-                return; // batch norms' running statistics
-            }
-            let want: Vec<f32> = self
-                .reference
-                .get::<D>(param.id)
-                .expect("autodiff gradient")
-                .into_data()
-                .try_to_vec()
-                .unwrap();
-            let got: Vec<f32> = self
-                .fast
-                .get::<D>(param.id)
-                .unwrap_or_else(|| panic!("no fast gradient for a {D}-d parameter"))
-                .into_data()
-                .try_to_vec()
-                .unwrap();
-            assert_eq!(got.len(), want.len());
-            let norm = want.iter().map(|v| v * v).sum::<f32>().sqrt();
-            let diff = got
-                .iter()
-                .zip(&want)
-                .map(|(a, b)| (a - b) * (a - b))
-                .sum::<f32>()
-                .sqrt();
+    ) -> usize {
+        let found = gradient_differences(net, fast, reference);
+        for d in &found {
             assert!(
-                diff <= self.tolerance * norm + self.tolerance * 1e-4,
-                "a {D}-d parameter of {} values: difference {diff}, norm {norm}",
-                want.len()
+                d.difference <= tolerance * d.norm + tolerance * 1e-4,
+                "a {}-d parameter of {} values: difference {}, norm {}",
+                d.rank,
+                d.values,
+                d.difference,
+                d.norm
             );
-            self.compared += 1;
         }
+        assert_eq!(found.len(), fast.len());
+        found.len()
     }
 
     /// Runs the fast pass and autodiff on `batch`, checks every parameter's
@@ -288,15 +267,8 @@ mod tests {
         let (out, tape) = forward_train(net, &batch.planes, batch.size);
         let (parts, output_grads) = loss_gradients(&out, batch, weights);
         let fast = tape.backward(&output_grads, &device.without_autodiff());
-        let mut compare = Compare {
-            fast: &fast,
-            reference: &reference,
-            tolerance: 1e-3,
-            compared: 0,
-        };
-        net.visit(&mut compare);
-        assert_eq!(fast.len(), compare.compared);
-        (parts, reference_parts, compare.compared)
+        let compared = compare(net, &fast, &reference, 1e-3);
+        (parts, reference_parts, compared)
     }
 
     #[test]
@@ -378,14 +350,7 @@ mod tests {
         let (one_parts, one) = gradients(1);
         let (three_parts, three) = gradients(3);
         assert_eq!(one_parts, three_parts);
-        let mut compare = Compare {
-            fast: &three,
-            reference: &one,
-            tolerance: 0.0,
-            compared: 0,
-        };
-        net.visit(&mut compare);
-        assert_eq!(compare.compared, one.len());
+        assert_eq!(compare(&net, &three, &one, 0.0), one.len());
     }
 
     /// The largest element-wise difference of two buffers.
@@ -461,105 +426,6 @@ mod tests {
         assert!(largest(&got.survival, &want.survival) < 1e-4);
         // ... and they did change.
         assert!(largest(&before.policy, &want.policy) > 1e-3);
-    }
-
-    /// Each architecture switch alone, and a batch whose last chunk of
-    /// positions is partial: the inference backend gives the reference's
-    /// outputs (within 1e-4, batch norm statistics moved off the identity
-    /// first), and the training backend its losses and every gradient
-    /// (within 1e-3 of autodiff's norm).
-    #[test]
-    fn every_backend_matches_the_reference_for_each_switch() {
-        let plain = NetConfig::new()
-            .with_blocks(2)
-            .with_filters(8)
-            .with_policy_filters(4)
-            .with_value_filters(4)
-            .with_value_hidden(8);
-        let chunk = jungle_net::backend::inference::CHUNK;
-        let cases = [
-            ("plain", plain.clone(), 6),
-            ("global pooling", plain.clone().with_global_pool_every(1), 6),
-            (
-                "survival head",
-                plain.clone().with_survival_head(Some(true)),
-                6,
-            ),
-            (
-                "tactical planes",
-                plain.clone().with_tactical_planes(Some(true)),
-                6,
-            ),
-            (
-                "exchange planes",
-                plain
-                    .clone()
-                    .with_tactical_planes(Some(true))
-                    .with_exchange_planes(Some(true)),
-                6,
-            ),
-            ("partial last chunk", plain.clone(), 2 * chunk + 3),
-        ];
-        for (case, config, size) in cases {
-            assert_eq!(
-                config.encoding(),
-                match case {
-                    "tactical planes" => Encoding::Tactical,
-                    "exchange planes" => Encoding::Exchange,
-                    _ => Encoding::Base,
-                }
-            );
-            let net = net(&config, 7);
-            let batch = batch(&config, size, 11);
-            // Training backend against autodiff on the reference.
-            let (parts, reference_parts, compared) = check_gradients(&net, &batch);
-            assert!(compared > 0, "{case}");
-            for (got, want) in [
-                (parts.policy, reference_parts.policy),
-                (parts.value, reference_parts.value),
-                (parts.moves_left, reference_parts.moves_left),
-                (parts.survival, reference_parts.survival),
-            ] {
-                assert!((got - want).abs() <= 1e-4 * want.abs().max(1.0), "{case}");
-            }
-            // Inference backend against the reference in eval mode, after a
-            // few training-mode passes moved the running statistics.
-            let planes = config.encoding().planes();
-            let device = cpu_device_autodiff();
-            let x = || {
-                Tensor::<4>::from_data(
-                    TensorData::new(
-                        batch.planes.clone(),
-                        [size, planes, RANKS as usize, FILES as usize],
-                    ),
-                    &device,
-                )
-            };
-            for _ in 0..3 {
-                let _ = net.forward(x());
-            }
-            let valid = net.valid();
-            let (reference, survival) = valid.forward_with_survival(x().inner());
-            let fast = FastNet::new(&valid).forward(&batch.planes, size);
-            let data = |t: Tensor<2>| t.into_data().try_to_vec::<f32>().unwrap();
-            let mut pairs = vec![
-                (data(reference.policy), fast.policy),
-                (data(reference.wdl), fast.wdl),
-                (data(reference.moves_left), fast.moves_left),
-            ];
-            if let Some(survival) = survival {
-                pairs.push((data(survival), fast.survival));
-            }
-            assert_eq!(
-                pairs.len(),
-                3 + config.has_survival_head() as usize,
-                "{case}"
-            );
-            for (want, got) in pairs {
-                assert_eq!(want.len(), got.len(), "{case}");
-                assert!(largest_difference(&got, &want) < 1e-4, "{case}");
-            }
-        }
     }
 
     fn cpu_device_autodiff() -> Device {

@@ -19,8 +19,14 @@
 //! - [`kernel_path`]: which hand-written kernels run (AVX-512, AVX2 or
 //!   plain), picked once per process, `JUNGLE_KERNELS` to force one.
 //!
-//! `every_backend_matches_the_reference_for_each_switch` (in
-//! `crates/jungle-train/src/step.rs`, where the losses are) compares every backend with the
+//! What the backends share is described once: the weights by the burn
+//! module, the outputs by [`crate::Output`] (names, widths, the export's
+//! order) and [`crate::Outputs`] (what every backend returns and the
+//! backward pass takes as gradients), the dense heads on the value head's
+//! hidden layer by `PolicyValueNet::hidden_heads`. The layers' order is
+//! written once per backend, since computing it differently is each one's
+//! reason to exist. `every_backend_matches_the_reference_for_each_switch`
+//! (`crates/jungle-net/tests/backends.rs`) compares every backend with the
 //! reference for each architecture switch.
 
 pub mod inference;

@@ -21,7 +21,7 @@ use super::reference::PolicyValueNet;
 use super::winograd::{WinogradScratch, WinogradWeight};
 use crate::encoding::{POLICY_SLOTS, SQUARES};
 use crate::outputs::{Output, Outputs};
-use burn::module::ParamId;
+use burn::module::{Module, ParamId};
 use burn::nn::conv::Conv2d;
 use burn::nn::{BatchNorm, Linear};
 use burn::optim::GradientsParams;
@@ -891,6 +891,74 @@ pub fn recompute_running_stats(net: &PolicyValueNet, batches: &[(&[f32], usize)]
         set(&bn.running_mean, mean);
         set(&bn.running_var, variance);
     }
+}
+
+/// One trainable parameter's gradients from two sources, compared:
+/// [`gradient_differences`] lists one per parameter.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GradientDifference {
+    /// The parameter's rank (1-d biases and norms, 2-d dense weights,
+    /// 4-d convolutions).
+    pub rank: usize,
+    /// Its number of values.
+    pub values: usize,
+    /// The Euclidean norm of the difference.
+    pub difference: f32,
+    /// The Euclidean norm of the second source's gradient (the reference).
+    pub norm: f32,
+}
+
+/// For each trainable parameter of `net` (the batch norms' running
+/// statistics left out), how far its gradient in `got` is from the one in
+/// `want`: the check of a backward pass against autodiff. Panics when a
+/// parameter has no gradient in either, or gradients of different lengths.
+pub fn gradient_differences(
+    net: &PolicyValueNet,
+    got: &GradientsParams,
+    want: &GradientsParams,
+) -> Vec<GradientDifference> {
+    struct Visit<'a> {
+        got: &'a GradientsParams,
+        want: &'a GradientsParams,
+        found: Vec<GradientDifference>,
+    }
+    impl burn::module::ModuleVisitor for Visit<'_> {
+        fn visit_float<const D: usize>(&mut self, param: &burn::module::Param<Tensor<D>>) {
+            if !param.is_require_grad() {
+                return;
+            }
+            let read = |grads: &GradientsParams, which: &str| -> Vec<f32> {
+                grads
+                    .get::<D>(param.id)
+                    .unwrap_or_else(|| panic!("no {which} gradient for a {D}-d parameter"))
+                    .into_data()
+                    .try_to_vec()
+                    .expect("f32 gradients")
+            };
+            let (got, want) = (read(self.got, "first"), read(self.want, "second"));
+            assert_eq!(got.len(), want.len(), "a {D}-d parameter's gradients");
+            let norm = want.iter().map(|v| v * v).sum::<f32>().sqrt();
+            let difference = got
+                .iter()
+                .zip(&want)
+                .map(|(a, b)| (a - b) * (a - b))
+                .sum::<f32>()
+                .sqrt();
+            self.found.push(GradientDifference {
+                rank: D,
+                values: want.len(),
+                difference,
+                norm,
+            });
+        }
+    }
+    let mut visit = Visit {
+        got,
+        want,
+        found: Vec::new(),
+    };
+    net.visit(&mut visit);
+    visit.found
 }
 
 fn tensor<const D: usize>(p: ParamGrad, device: &Device) -> Tensor<D> {
