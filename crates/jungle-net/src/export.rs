@@ -9,8 +9,8 @@
 use crate::backend::served::forward_on_device;
 use crate::checkpoint::{Checkpoint, CheckpointMeta};
 use crate::encoding::{move_slot, BASE_PLANES, POLICY_SLOTS, SQUARES};
-use crate::export_files::FileRecord;
-use crate::onnx::onnx_bytes;
+pub use crate::export_error::{ExportCause, ExportError};
+pub use crate::onnx::{named_onnx, INPUT_NAME};
 use crate::outputs::Output;
 use crate::{NetConfig, PolicyValueNet};
 use burn::module::Module;
@@ -18,118 +18,16 @@ use burn::tensor::Device;
 use jungle_rules::{Game, Rules, FILES, RANKS};
 use onnx_ir::{Message, ModelProto};
 use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
-/// The name of the input tensor `[batch, planes, 9, 7]` (38, 42 or 44 planes).
-pub const INPUT_NAME: &str = "planes";
 /// `format` of `model.json`.
 pub const MODEL_FORMAT: &str = "jungle-zero-model";
 /// `format_version` of `model.json`.
 pub const MODEL_FORMAT_VERSION: u32 = 2;
 /// The ONNX opset the exporter writes.
 pub const OPSET: i64 = 18;
-
-/// Why an export failed: the file, and the cause.
-#[derive(Debug, thiserror::Error)]
-#[error("export `{}`: {cause}", path.display())]
-pub struct ExportError {
-    /// The file (or folder) being written.
-    pub path: PathBuf,
-    /// What went wrong.
-    pub cause: ExportCause,
-}
-
-/// What went wrong in an export.
-#[derive(Debug, thiserror::Error)]
-pub enum ExportCause {
-    /// Writing the file failed.
-    #[error(transparent)]
-    Io(#[from] std::io::Error),
-    /// burn's ONNX exporter failed.
-    #[error("burn's ONNX exporter: {0}")]
-    Exporter(#[from] burn_onnx::export::ExportError),
-    /// The ONNX protobuf could not be read or written.
-    #[error("ONNX protobuf: {0}")]
-    Protobuf(String),
-    /// The exporter's graph is not of the expected shape.
-    #[error("expected 1 input and {outputs_expected} outputs, the exporter wrote {inputs} and {outputs}")]
-    Graph {
-        /// Inputs written.
-        inputs: usize,
-        /// Outputs written.
-        outputs: usize,
-        /// Outputs expected.
-        outputs_expected: usize,
-    },
-    /// A weight tensor of a type the safetensors file does not take.
-    #[error("initialiser `{name}` has ONNX data type {data_type}, expected float32 or int64")]
-    DataType {
-        /// The initialiser.
-        name: String,
-        /// Its ONNX data type.
-        data_type: i32,
-    },
-    /// The safetensors file could not be built.
-    #[error("safetensors: {0}")]
-    Safetensors(#[from] safetensors::SafeTensorError),
-}
-
-impl ExportCause {
-    /// This cause while writing `path`.
-    pub fn at(self, path: &Path) -> ExportError {
-        ExportError {
-            path: path.to_path_buf(),
-            cause: self,
-        }
-    }
-}
-
-/// The ONNX model of `net` with the input named [`INPUT_NAME`] and the
-/// outputs named as [`Output::name`] says (burn generates other names).
-pub fn named_onnx(net: &PolicyValueNet, device: &Device) -> Result<ModelProto, ExportCause> {
-    let bytes = onnx_bytes(net, device)?;
-    let mut model =
-        ModelProto::parse_from_bytes(&bytes).map_err(|e| ExportCause::Protobuf(e.to_string()))?;
-    let graph = model.graph.mut_or_insert_default();
-    let names: Vec<&str> = Output::of(net.has_survival_head())
-        .map(Output::name)
-        .collect();
-    if graph.input.len() != 1 || graph.output.len() != names.len() {
-        return Err(ExportCause::Graph {
-            inputs: graph.input.len(),
-            outputs: graph.output.len(),
-            outputs_expected: names.len(),
-        });
-    }
-    let mut renames: HashMap<String, String> = HashMap::new();
-    renames.insert(graph.input[0].name.clone(), INPUT_NAME.to_string());
-    for (out, name) in graph.output.iter().zip(names) {
-        renames.insert(out.name.clone(), name.to_string());
-    }
-    let rename = |name: &mut String| {
-        if let Some(new) = renames.get(name.as_str()) {
-            *name = new.clone();
-        }
-    };
-    graph.input.iter_mut().for_each(|v| rename(&mut v.name));
-    graph.output.iter_mut().for_each(|v| rename(&mut v.name));
-    graph
-        .value_info
-        .iter_mut()
-        .for_each(|v| rename(&mut v.name));
-    for node in &mut graph.node {
-        node.input.iter_mut().for_each(&rename);
-        node.output.iter_mut().for_each(&rename);
-    }
-    // Weights no node reads (none are expected) would only bloat the file.
-    let used: std::collections::HashSet<&String> =
-        graph.node.iter().flat_map(|n| n.input.iter()).collect();
-    graph.initializer.retain(|init| used.contains(&init.name));
-    graph.name = "jungle_zero".to_string();
-    model.producer_name = "jungle-zero".to_string();
-    Ok(model)
-}
 
 /// The initialisers of `model` as a safetensors file under their ONNX
 /// names (the float32 weights, and the few int64 shape constants the graph
@@ -228,6 +126,26 @@ pub struct MoveEncoding {
     pub square: String,
     /// How river jumps are encoded.
     pub jumps: String,
+}
+
+/// One exported file as `model.json` records it.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+pub struct FileRecord {
+    /// Its size in bytes.
+    pub bytes: u64,
+    /// Its SHA-256, 64 lower-case hex digits.
+    pub sha256: String,
+}
+
+impl FileRecord {
+    /// The record of `bytes`.
+    pub fn of(bytes: &[u8]) -> FileRecord {
+        let digest = Sha256::digest(bytes);
+        FileRecord {
+            bytes: bytes.len() as u64,
+            sha256: digest.iter().map(|b| format!("{b:02x}")).collect(),
+        }
+    }
 }
 
 /// `model.json`: everything a front end needs to run `model.onnx`.

@@ -5,35 +5,14 @@
 //! it and refuse a mixed folder instead of running a new `model.onnx`
 //! under an old description.
 
+pub use crate::export::FileRecord;
 use crate::export::ModelDescription;
-use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 
 /// The largest `model.json` [`check_export`] reads.
 const MAX_DESCRIPTION_BYTES: u64 = 16 << 20;
 /// The largest exported file [`check_export`] reads.
 const MAX_EXPORTED_FILE_BYTES: u64 = 8 << 30;
-
-/// One exported file as `model.json` records it.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
-pub struct FileRecord {
-    /// Its size in bytes.
-    pub bytes: u64,
-    /// Its SHA-256, 64 lower-case hex digits.
-    pub sha256: String,
-}
-
-impl FileRecord {
-    /// The record of `bytes`.
-    pub fn of(bytes: &[u8]) -> FileRecord {
-        let digest = Sha256::digest(bytes);
-        FileRecord {
-            bytes: bytes.len() as u64,
-            sha256: digest.iter().map(|b| format!("{b:02x}")).collect(),
-        }
-    }
-}
 
 /// Why an exported folder was refused.
 #[derive(Debug, thiserror::Error)]

@@ -20,6 +20,7 @@ pub mod device;
 pub use jungle_encoding::planes as encoding;
 mod evaluator;
 pub mod export;
+mod export_error;
 pub mod export_files;
 mod inference_net;
 pub mod onnx;

@@ -5,7 +5,7 @@
 use crate::adjudication::{Adjudicated, Adjudication, Adjudicator};
 use crate::opening::{derive_seed, random_opening};
 use crate::player::Player;
-use crate::spec::PlayerFactory;
+use crate::player::PlayerFactory;
 use crate::stats::{elo_estimate, elo_from_score, wilson_interval, Z95};
 use jungle_rules::{EndReason, Game, Move, Outcome, Rules, Side};
 use rayon::prelude::*;

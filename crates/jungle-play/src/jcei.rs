@@ -13,10 +13,10 @@
 //! answers nothing in time, names an illegal move or (with a clock) runs
 //! out of time forfeits the game, with the reason in the record.
 
+pub use crate::engine_error::EngineError;
 use crate::jcei_protocol::{Command, GoParams, Start};
 use crate::line_reader::read_bounded_line;
-use crate::player::{Decision, Player, PlayerError};
-use crate::spec::PlayerFactory;
+use crate::player::{Decision, Player, PlayerError, PlayerFactory};
 use jungle_rules::{Game, Rules};
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
@@ -113,72 +113,6 @@ impl std::fmt::Display for MoveBudget {
 }
 /// How long the handshake may take.
 const HANDSHAKE: Duration = Duration::from_secs(10);
-
-/// What went wrong with an external engine.
-#[derive(Debug, thiserror::Error)]
-pub enum EngineError {
-    /// The process could not be started.
-    #[error("cannot start engine `{command}`: {source}")]
-    Start {
-        /// The command line.
-        command: String,
-        /// The cause.
-        source: std::io::Error,
-    },
-    /// The rule-set file for the engine could not be written.
-    #[error("{}: {source}", path.display())]
-    RulesFile {
-        /// The file.
-        path: PathBuf,
-        /// The cause.
-        source: std::io::Error,
-    },
-    /// The engine closed its input or output.
-    #[error("the engine exited{}", before.map(|w| format!(" before `{w}`")).unwrap_or_default())]
-    Exited {
-        /// The answer that was awaited, if any.
-        before: Option<&'static str>,
-    },
-    /// The engine did not answer in time.
-    #[error("no `{word}` within {} ms", timeout.as_millis())]
-    Timeout {
-        /// The answer awaited.
-        word: &'static str,
-        /// How long it was awaited.
-        timeout: Duration,
-    },
-    /// The engine answered a command with an error.
-    #[error("the engine refused `{command}`: {answer}")]
-    Refused {
-        /// The command sent.
-        command: String,
-        /// Its answer.
-        answer: String,
-    },
-    /// The engine's clock ran out.
-    #[error("lost on time: the move took {spent_ms} ms with {left_ms} ms on the clock")]
-    FlagFall {
-        /// How long the move took (or was waited for).
-        spent_ms: u64,
-        /// The time that was left.
-        left_ms: u64,
-    },
-    /// The engine sent a line longer than [`MAX_ENGINE_LINE`] bytes (or
-    /// bytes without a line end).
-    #[error("the engine sent a line of more than {limit} bytes")]
-    LineTooLong {
-        /// The bound.
-        limit: usize,
-    },
-    /// The engine named a move that is not legal.
-    #[error("illegal move `{mv}` in {fen}")]
-    IllegalMove {
-        /// The move text given.
-        mv: String,
-        /// The position.
-        fen: String,
-    },
-}
 
 /// The players of one external engine (`jcei:COMMAND[:BUDGET]`).
 #[derive(Clone, Debug)]

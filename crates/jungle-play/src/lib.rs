@@ -24,11 +24,13 @@ mod alphabeta;
 pub mod analysis;
 pub mod arena;
 pub mod elo;
+mod engine_error;
 pub mod game_record;
 mod greedy;
 pub mod jcei;
 pub mod jcei_protocol;
 pub mod line_reader;
+mod load;
 mod net_player;
 pub mod opening;
 mod player;
@@ -44,12 +46,10 @@ pub mod tournament;
 pub use alphabeta::{AlphaBeta, RootAnalysis};
 pub use greedy::Greedy;
 pub use jungle_encoding::Wdl;
+pub use load::{load_player, load_player_on};
 pub use net_player::NetPlayers;
-pub use player::{Decision, Player, PlayerError};
+pub use player::{Decision, Player, PlayerError, PlayerFactory, SearchParts};
 pub use playing_net::PlayingNet;
 pub use random::RandomPlayer;
 pub use search_player::SearchPlayer;
-pub use spec::{
-    load_player, load_player_on, NetSpec, PlayerFactory, PlayerSpec, SearchParts, SearchSpec,
-    SpecError, PLAYER_EVAL_CACHE, PLAYER_FORMS,
-};
+pub use spec::{NetSpec, PlayerSpec, SearchSpec, SpecError, PLAYER_EVAL_CACHE, PLAYER_FORMS};

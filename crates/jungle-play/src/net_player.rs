@@ -4,9 +4,10 @@
 //! the quiescence term, the evaluation cache).
 
 use crate::player::Player;
+use crate::player::{PlayerFactory, SearchParts};
 use crate::playing_net::PlayingNet;
 use crate::search_player::SearchPlayer;
-use crate::spec::{NetSpec, PlayerFactory, SearchParts, SpecError};
+use crate::spec::{NetSpec, SpecError};
 use jungle_mcts::{Evaluator, Search, SearchConfig};
 use jungle_net::{Compute, ValueTerms};
 use jungle_rules::{RuleMixture, Rules};

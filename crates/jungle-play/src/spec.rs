@@ -1,23 +1,12 @@
 //! Player specs: one typed form for every player a command takes, parsed
 //! from and printed to the text users write (`alphabeta:4`,
-//! `net:checkpoints/main/7492:400:material=0.6`), and the factories that
-//! build a fresh player per game from it.
+//! `net:checkpoints/main/7492:400:material=0.6`); `load.rs` builds their
+//! players.
 
-use crate::alphabeta::AlphaBeta;
-use crate::greedy::Greedy;
-use crate::jcei::{EngineError, JceiPlayers, MoveBudget};
-use crate::net_player::NetPlayers;
-use crate::player::Player;
-use crate::random::RandomPlayer;
-use crate::search_player::SearchPlayer;
+use crate::jcei::{EngineError, MoveBudget};
 use jungle_mcts::quiescence::MAX_QUIESCENCE_WEIGHT;
-use jungle_mcts::{
-    Evaluator, HeuristicEvaluator, Search, SearchConfig, SearchKeyError, MAX_SIMULATIONS,
-    PLAYER_SIMULATIONS,
-};
-use jungle_net::Compute;
+use jungle_mcts::{SearchConfig, SearchKeyError, MAX_SIMULATIONS, PLAYER_SIMULATIONS};
 use jungle_net::{CheckpointError, ValueTerms, ValueTermsError, MAX_MATERIAL_WEIGHT};
-use jungle_rules::{RuleMixture, Rules};
 use std::fmt;
 use std::path::PathBuf;
 use std::str::FromStr;
@@ -39,39 +28,6 @@ pub const PLAYER_FORMS: &str = player_forms!();
 /// Evaluations a `net:` player keeps for the game it plays (2^16, some 10
 /// MB): the positions its searches meet again cost no network call.
 pub const PLAYER_EVAL_CACHE: usize = 1 << 16;
-
-/// Builds fresh players, one per game and seat, so games can run in parallel.
-pub trait PlayerFactory: Send + Sync {
-    /// The spec text, e.g. `alphabeta:3`.
-    fn name(&self) -> String;
-
-    /// A new player for one game under `rules`, deterministic for `seed`.
-    fn build(&self, rules: &Rules, seed: u64) -> Box<dyn Player>;
-
-    /// For a player that searches (`net:`, `mcts:`), its search's settings
-    /// and evaluators, so a caller can drive many searches itself with
-    /// one evaluator between them (the analysis server batches the leaves
-    /// of every query in flight); `None` for the others.
-    fn search_parts(&self) -> Option<&dyn SearchParts> {
-        None
-    }
-
-    /// For a player that learned (`net:`), the rule sets its network was
-    /// trained under; `None` for players that play every rule set alike.
-    fn training(&self) -> Option<&RuleMixture> {
-        None
-    }
-}
-
-/// What a searching player is made of.
-pub trait SearchParts: Send + Sync {
-    /// Its search's settings (simulations and options from its spec).
-    fn search_config(&self) -> &SearchConfig;
-
-    /// A new evaluator (with its value terms and cache for a network); it
-    /// judges each position under its own game's rules.
-    fn evaluator(&self) -> Box<dyn Evaluator + Send>;
-}
 
 /// A search's settings as a spec gives them: the players' search
 /// ([`SearchConfig::for_play`]) with the spec's simulations and its
@@ -456,88 +412,6 @@ impl fmt::Display for PlayerSpec {
     }
 }
 
-impl PlayerSpec {
-    /// The factory of this spec's players: a `net:` checkpoint is loaded
-    /// here (onto the CPU), a `jcei:` engine started once to check that it
-    /// answers, so a bad spec fails before any game.
-    pub fn load(&self) -> Result<Box<dyn PlayerFactory>, SpecError> {
-        self.load_on(&Compute::cpu())
-    }
-
-    /// [`PlayerSpec::load`] with a `net:` checkpoint's network on
-    /// `compute`'s device.
-    pub fn load_on(&self, compute: &Compute) -> Result<Box<dyn PlayerFactory>, SpecError> {
-        let name = self.to_string();
-        Ok(match self {
-            PlayerSpec::Net(net) => Box::new(NetPlayers::load(name, net, compute)?),
-            PlayerSpec::Jcei { command, budget } => Box::new(
-                JceiPlayers::start(name.clone(), command, *budget)
-                    .map_err(|source| SpecError::Engine { spec: name, source })?,
-            ),
-            baseline => Box::new(Baseline {
-                name,
-                spec: baseline.clone(),
-            }),
-        })
-    }
-}
-
-/// Parses a spec and loads its factory ([`PlayerSpec::load`]).
-pub fn load_player(spec: &str) -> Result<Box<dyn PlayerFactory>, SpecError> {
-    load_player_on(spec, &Compute::cpu())
-}
-
-/// Parses a spec and loads its factory with a `net:` checkpoint's network
-/// on `compute`'s device ([`PlayerSpec::load_on`]).
-pub fn load_player_on(spec: &str, compute: &Compute) -> Result<Box<dyn PlayerFactory>, SpecError> {
-    spec.parse::<PlayerSpec>()?.load_on(compute)
-}
-
-/// The factory of the players that need nothing loaded.
-struct Baseline {
-    name: String,
-    spec: PlayerSpec,
-}
-
-impl PlayerFactory for Baseline {
-    fn name(&self) -> String {
-        self.name.clone()
-    }
-
-    fn build(&self, rules: &Rules, seed: u64) -> Box<dyn Player> {
-        match &self.spec {
-            PlayerSpec::Random => Box::new(RandomPlayer::new(seed)),
-            PlayerSpec::Greedy => Box::new(Greedy::new(seed)),
-            PlayerSpec::AlphaBeta(depth) => Box::new(AlphaBeta::new(*depth, rules.clone(), seed)),
-            PlayerSpec::Mcts(s) => Box::new(SearchPlayer::new(
-                self.name.clone(),
-                Search::new(rules.clone(), s.search.clone(), seed),
-                HeuristicEvaluator,
-            )),
-            PlayerSpec::Net(_) | PlayerSpec::Jcei { .. } => {
-                unreachable!("PlayerSpec::load builds these")
-            }
-        }
-    }
-
-    fn search_parts(&self) -> Option<&dyn SearchParts> {
-        matches!(self.spec, PlayerSpec::Mcts(_)).then_some(self as &dyn SearchParts)
-    }
-}
-
-impl SearchParts for Baseline {
-    fn search_config(&self) -> &SearchConfig {
-        match &self.spec {
-            PlayerSpec::Mcts(s) => &s.search,
-            _ => unreachable!("search_parts is Some for mcts only"),
-        }
-    }
-
-    fn evaluator(&self) -> Box<dyn Evaluator + Send> {
-        Box::new(HeuristicEvaluator)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -671,49 +545,5 @@ mod tests {
             assert!(why.contains("tc=BASE+INC"), "{bad}: {why}");
         }
         assert!(e("jcei:engine:nodes=0").contains("nodes=N"));
-    }
-
-    /// An engine that refuses every rule set is refused before any game:
-    /// it would otherwise play under its own rules.
-    #[cfg(unix)]
-    #[test]
-    fn an_engine_that_refuses_the_rule_set_is_refused() {
-        let dir = std::env::temp_dir().join(format!("jungle-jcei-refuse-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let script = dir.join("engine.sh");
-        std::fs::write(
-            &script,
-            "#!/bin/sh\nwhile read line; do case \"$line\" in\n\
-             jcei) echo jceiok;;\n\
-             setoption*) echo 'info string error: unknown variant';;\n\
-             isready) echo readyok;;\n\
-             quit) exit 0;;\n\
-             esac; done\n",
-        )
-        .unwrap();
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
-        let e = load_player(&format!("jcei:{}:100", script.display()))
-            .err()
-            .unwrap()
-            .to_string();
-        assert!(
-            e.contains("refused `setoption name Variant value standard`")
-                && e.contains("unknown variant"),
-            "{e}"
-        );
-        std::fs::remove_dir_all(dir).unwrap();
-    }
-
-    #[test]
-    fn loading_names_what_is_missing() {
-        let e = |s: &str| load_player(s).err().unwrap().to_string();
-        assert!(e("net:/no/such/checkpoint").contains("/no/such/checkpoint"));
-        let engine = e("jcei:/no/such/engine:100");
-        assert!(
-            engine.contains("cannot start engine `/no/such/engine`"),
-            "{engine}"
-        );
-        assert_eq!(load_player("alphabeta:2").unwrap().name(), "alphabeta:2");
     }
 }

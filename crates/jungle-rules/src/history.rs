@@ -3,8 +3,8 @@
 //! position hashes, so that [`crate::Game`] and a search walking its own
 //! path share one implementation.
 
-use crate::game::{EndReason, Outcome};
 use crate::moves::MoveList;
+use crate::outcome::{EndReason, Outcome};
 use crate::position::Position;
 use crate::rules::{NoMoveOutcome, RepetitionOutcome, Rules};
 use crate::terrain::DEN;

@@ -23,6 +23,7 @@ mod history;
 mod invalid_key;
 mod movegen;
 mod moves;
+mod outcome;
 mod perft;
 mod piece;
 mod position;

@@ -2,7 +2,8 @@
 //! position, the moves, the rule set and the player, each refused with
 //! a message that names the field.
 
-use crate::spec::{load_player_on, PlayerFactory};
+use crate::load::load_player_on;
+use crate::player::PlayerFactory;
 use jungle_mcts::check_simulations;
 use jungle_net::Compute;
 use jungle_rules::{Game, Move, Position, Rules};
