@@ -74,13 +74,11 @@ fn floats(t: Tensor<2>) -> Vec<f32> {
 /// The reference's outputs as plain buffers (`survival` empty without the
 /// head).
 fn reference_outputs(net: &PolicyValueNet, x: Tensor<4>) -> Outputs {
-    let (out, survival) = net.forward_with_survival(x);
-    Outputs {
-        policy: floats(out.policy),
-        wdl: floats(out.wdl),
-        moves_left: floats(out.moves_left),
-        survival: survival.map(floats).unwrap_or_default(),
+    let mut out = Outputs::default();
+    for (o, t) in net.forward_outputs(x) {
+        *out.get_mut(o) = floats(t);
     }
+    out
 }
 
 fn largest_difference(a: &[f32], b: &[f32]) -> f32 {
@@ -167,18 +165,16 @@ fn every_backend_matches_the_reference_for_each_switch() {
                 *w = rng.random::<f32>() * 2.0 - 1.0;
             }
         }
-        let (out, survival) = net.forward_with_survival(input(&planes, &config, size, &device));
-        let weighted = |t: Tensor<2>, o: Output| {
-            let w = weights.get(o).clone();
-            let shape = [size, o.width()];
-            (t * Tensor::from_data(TensorData::new(w, shape), &device)).sum()
-        };
-        let mut loss = weighted(out.policy, Output::Policy)
-            + weighted(out.wdl, Output::Wdl)
-            + weighted(out.moves_left, Output::MovesLeft);
-        if let Some(s) = survival {
-            loss = loss + weighted(s, Output::Survival);
-        }
+        let heads = net.forward_outputs(input(&planes, &config, size, &device));
+        assert_eq!(heads.len(), outputs, "{case}");
+        let loss = heads
+            .into_iter()
+            .map(|(o, t)| {
+                let w = TensorData::new(weights.get(o).clone(), [size, o.width()]);
+                (t * Tensor::from_data(w, &device)).sum()
+            })
+            .reduce(|a, b| a + b)
+            .expect("a network has outputs");
         let reference = GradientsParams::from_grads(loss.backward(), &net);
         let fast = tape.backward(&weights, &cpu_device());
         let found = gradient_differences(&net, &fast, &reference);

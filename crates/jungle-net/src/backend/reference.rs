@@ -163,8 +163,9 @@ impl PolicyValueNet {
         Encoding::from_planes(planes).expect("networks are built for a known encoding")
     }
 
-    /// The three outputs and the value head's hidden layer.
-    fn forward_heads(&self, input: Tensor<4>) -> (NetOutput, Tensor<2>) {
+    /// The policy logits and the value head's hidden layer, which the
+    /// dense heads read.
+    fn policy_and_hidden(&self, input: Tensor<4>) -> (Tensor<2>, Tensor<2>) {
         let mut x = relu(self.stem_bn.forward(self.stem.forward(input)));
         for block in &self.blocks {
             x = block.forward(x);
@@ -175,11 +176,29 @@ impl PolicyValueNet {
         let v = relu(self.value_bn.forward(self.value_conv.forward(x)));
         let pooled = adaptive_avg_pool2d(v, [1, 1]).flatten(1, 3);
         let hidden = relu(self.value_fc.forward(pooled));
+        (policy, hidden)
+    }
+
+    /// The three outputs and the value head's hidden layer.
+    fn forward_heads(&self, input: Tensor<4>) -> (NetOutput, Tensor<2>) {
+        let (policy, hidden) = self.policy_and_hidden(input);
         let out = NetOutput {
             policy,
             wdl: self.value_out.forward(hidden.clone()),
             moves_left: self.moves_left_out.forward(hidden.clone()),
         };
         (out, hidden)
+    }
+
+    /// Every output the network has ([`Output::of`]), in that order, as
+    /// `[batch, width]` tensors: what the served backend transfers in one
+    /// piece and the backends' tests compare.
+    pub fn forward_outputs(&self, input: Tensor<4>) -> Vec<(Output, Tensor<2>)> {
+        let (policy, hidden) = self.policy_and_hidden(input);
+        let mut outputs = vec![(Output::Policy, policy)];
+        for (o, head) in self.hidden_heads() {
+            outputs.push((o, head.forward(hidden.clone())));
+        }
+        outputs
     }
 }

@@ -213,11 +213,9 @@ pub fn forward_on_device(
 ) -> Outputs {
     let shape = [batch, encoding.planes(), RANKS as usize, FILES as usize];
     let x = Tensor::<4>::from_data(TensorData::new(input, shape), device);
-    let (out, survival) = net.forward_with_survival(x);
-    let has_survival = survival.is_some();
+    let has_survival = net.has_survival_head();
     // In the order of `Output::of`, which `Outputs::from_rows` reads.
-    let mut parts = vec![out.policy, out.wdl, out.moves_left];
-    parts.extend(survival);
+    let parts = net.forward_outputs(x).into_iter().map(|(_, t)| t).collect();
     let all = Tensor::cat(parts, 1)
         .into_data()
         .try_into_vec::<f32>()
