@@ -211,7 +211,8 @@ impl FastNet {
             batch * input_len,
             "{batch} positions of {input_len} floats"
         );
-        if batch <= CHUNK {
+        // One chunk needs no copy (an empty batch gives empty outputs).
+        if (1..=CHUNK).contains(&batch) {
             return self.forward_chunk(input, batch);
         }
         let mut out = Outputs::default();
