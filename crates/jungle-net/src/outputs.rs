@@ -158,6 +158,25 @@ impl Outputs {
         out
     }
 
+    /// For each output, the largest absolute difference between these
+    /// values and `other`'s (0 for an output both lack): how far two
+    /// backends' passes are apart. Panics when an output's lengths differ.
+    pub fn largest_differences(&self, other: &Outputs) -> Vec<(Output, f32)> {
+        Output::ALL
+            .into_iter()
+            .map(|o| {
+                let (a, b) = (self.get(o), other.get(o));
+                assert_eq!(a.len(), b.len(), "{} lengths", o.name());
+                let largest = a
+                    .iter()
+                    .zip(b)
+                    .map(|(x, y)| (x - y).abs())
+                    .fold(0.0, f32::max);
+                (o, largest)
+            })
+            .collect()
+    }
+
     /// Splits `batch` rows that hold each output of [`Output::of`] in
     /// order (the served backend's one transfer).
     pub fn from_rows(all: &[f32], batch: usize, has_survival_head: bool) -> Outputs {

@@ -94,14 +94,8 @@ fn worst(a: &[f32], b: &[f32]) -> f32 {
 }
 
 fn assert_outputs_close(got: &Outputs, want: &Outputs, tolerance: f32) {
-    for (name, a, b) in [
-        ("policy", &got.policy, &want.policy),
-        ("wdl", &got.wdl, &want.wdl),
-        ("moves left", &got.moves_left, &want.moves_left),
-        ("survival", &got.survival, &want.survival),
-    ] {
-        let w = worst(a, b);
-        assert!(w < tolerance, "{name}: the device differs by {w}");
+    for (o, w) in got.largest_differences(want) {
+        assert!(w < tolerance, "{}: the device differs by {w}", o.name());
     }
 }
 
