@@ -71,10 +71,12 @@ def main():
         "wdl": np.array([c["wdl"] for c in cases], dtype=np.float32),
         "moves_left": np.array([[c["moves_left"]] for c in cases], dtype=np.float32),
     }
-    if "survival" in expected_outputs:
-        if not all("survival" in c for c in cases):
-            fail("model.json lists a `survival` output, testcases.json has no survival values")
-        expected["survival"] = np.array([c["survival"] for c in cases], dtype=np.float32)
+    # The optional heads' outputs, where model.json lists them.
+    for name in ("survival", "short_term_wdl"):
+        if name in expected_outputs:
+            if not all(name in c for c in cases):
+                fail(f"model.json lists a `{name}` output, testcases.json has no {name} values")
+            expected[name] = np.array([c[name] for c in cases], dtype=np.float32)
 
     def compare(got, rows, label):
         worst = 0.0

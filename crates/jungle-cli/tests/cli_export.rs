@@ -7,13 +7,14 @@ use common::{jungle, net_init, temp_dir};
 
 const SCHEMA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/model.schema.json");
 
-/// A tiny network (with a global-pooling block, the survival head, the
-/// tactical and the exchange planes) exported into `dir/export`.
+/// A tiny network (with a global-pooling block, the survival and
+/// short-term heads, the tactical and the exchange planes) exported into
+/// `dir/export`.
 fn export_tiny(dir: &std::path::Path) -> std::path::PathBuf {
     let (prefix, _) = net_init(
         dir,
         "ck",
-        "blocks = 2\nfilters = 8\nglobal_pool_every = 2\npolicy_filters = 4\nvalue_filters = 4\nvalue_hidden = 8\nsurvival_head = true\ntactical_planes = true\nexchange_planes = true\n",
+        "blocks = 2\nfilters = 8\nglobal_pool_every = 2\npolicy_filters = 4\nvalue_filters = 4\nvalue_hidden = 8\nsurvival_head = true\nshort_term_head = true\ntactical_planes = true\nexchange_planes = true\n",
         &["--variant", "elephant-rat", "--seed", "3"],
     );
     let out = dir.join("export");
@@ -92,8 +93,14 @@ fn the_export_is_self_describing_and_valid_against_the_schema() {
     bad["outputs"][3]["name"] = "ownership".into();
     assert!(
         !validator.is_valid(&bad),
-        "a fourth output must be `survival`"
+        "a fourth output must be `survival` or `short_term_wdl`"
     );
+    // The short-term head's output comes last.
+    assert_eq!(model["outputs"][4]["name"], "short_term_wdl");
+    assert_eq!(model["outputs"][4]["shape"][1], 3);
+    let mut bad = model.clone();
+    bad["outputs"].as_array_mut().unwrap().swap(3, 4);
+    assert!(!validator.is_valid(&bad), "`short_term_wdl` comes last");
     assert_eq!(model["planes"][0]["name"], "our rat");
 
     // Test cases: planes of the right size, one-hot animal planes, outputs.
@@ -105,6 +112,7 @@ fn the_export_is_self_describing_and_valid_against_the_schema() {
         assert_eq!(c["policy"].as_array().unwrap().len(), 252);
         assert_eq!(c["wdl"].as_array().unwrap().len(), 3);
         assert_eq!(c["survival"].as_array().unwrap().len(), 32);
+        assert_eq!(c["short_term_wdl"].as_array().unwrap().len(), 3);
         let slots: std::collections::HashSet<u64> = c["legal_moves"]
             .as_array()
             .unwrap()
@@ -139,7 +147,15 @@ fn the_export_is_self_describing_and_valid_against_the_schema() {
     for name in &names {
         assert!(contains(name.as_bytes()), "{name} is not in model.onnx");
     }
-    for name in ["planes", "policy", "wdl", "moves_left", "survival"] {
+    assert!(names.iter().any(|n| n.contains("short_term")), "{names:?}");
+    for name in [
+        "planes",
+        "policy",
+        "wdl",
+        "moves_left",
+        "survival",
+        "short_term_wdl",
+    ] {
         assert!(contains(name.as_bytes()), "{name}");
     }
     std::fs::remove_dir_all(dir).unwrap();

@@ -3,6 +3,7 @@
 //! It is `[net]` in a training config and part of every checkpoint.
 
 use crate::encoding::Encoding;
+use crate::outputs::Output;
 use burn::config::Config;
 use jungle_rules::InvalidKey;
 
@@ -44,6 +45,13 @@ pub struct NetConfig {
     /// checkpoints.
     #[config(default = "None")]
     pub exchange_planes: Option<bool>,
+    /// `Some(true)` adds the short-term value head (three win/draw/loss
+    /// logits on the value head's hidden layer,
+    /// [`crate::Output::ShortTermWdl`]), trained as an auxiliary target
+    /// and exported as the last output. `None` in older checkpoints: no
+    /// head.
+    #[config(default = "None")]
+    pub short_term_head: Option<bool>,
 }
 
 pub use jungle_encoding::{SURVIVAL_NEAR_PLIES, SURVIVAL_OUTPUTS};
@@ -94,6 +102,21 @@ impl NetConfig {
         self.survival_head == Some(true)
     }
 
+    /// Whether the network has the short-term value head.
+    pub fn has_short_term_head(&self) -> bool {
+        self.short_term_head == Some(true)
+    }
+
+    /// Whether the network computes `output` (the optional ones need
+    /// their head).
+    pub fn has_output(&self, output: Output) -> bool {
+        match output {
+            Output::Survival => self.has_survival_head(),
+            Output::ShortTermWdl => self.has_short_term_head(),
+            Output::Policy | Output::Wdl | Output::MovesLeft => true,
+        }
+    }
+
     /// The network's weights in two parts: those of its convolutions
     /// (each used once per square) and those of its dense layers (the
     /// global-pooling biases and the value head, used once per position).
@@ -109,17 +132,18 @@ impl NetConfig {
         let planes = self.encoding().planes() as f64;
         let directions = (crate::encoding::POLICY_SLOTS as f64) / squares;
         let pooled_blocks = self.blocks.checked_div(self.global_pool_every).unwrap_or(0);
-        let survival = if self.has_survival_head() {
-            SURVIVAL_OUTPUTS as f64
-        } else {
-            0.0
-        };
+        // The dense heads on the value head's hidden layer: every output
+        // but the policy.
+        let head_outputs: usize = Output::of(self)
+            .filter(|o| *o != Output::Policy)
+            .map(Output::width)
+            .sum();
         let convolutions = 9.0 * planes * f
             + self.blocks as f64 * 2.0 * 9.0 * f * f
             + f * pf
             + pf * directions
             + f * vf;
-        let dense = pooled_blocks as f64 * f * f + vf * vh + vh * (3.0 + 1.0 + survival);
+        let dense = pooled_blocks as f64 * f * f + vf * vh + vh * head_outputs as f64;
         (convolutions, dense)
     }
 
@@ -204,7 +228,8 @@ mod tests {
             .with_value_filters(2)
             .with_value_hidden(5)
             .with_tactical_planes(Some(true))
-            .with_survival_head(Some(true));
+            .with_survival_head(Some(true))
+            .with_short_term_head(Some(true));
         let net = config.init(&crate::cpu_device());
         let conv = |c: &burn::nn::conv::Conv2d| c.weight.val().dims().iter().product::<usize>();
         let dense = |l: &burn::nn::Linear| l.weight.val().dims().iter().product::<usize>();
@@ -214,8 +239,12 @@ mod tests {
             convs += conv(&block.conv1) + conv(&block.conv2);
         }
         let survival = net.survival_out.as_ref().map_or(0, dense);
-        let denses =
-            dense(&net.value_fc) + dense(&net.value_out) + dense(&net.moves_left_out) + survival;
+        let short_term = net.short_term_out.as_ref().map_or(0, dense);
+        let denses = dense(&net.value_fc)
+            + dense(&net.value_out)
+            + dense(&net.moves_left_out)
+            + survival
+            + short_term;
         let expected = 2.0 * (convs as f64 * 63.0 + denses as f64);
         assert_eq!(config.flops_per_position(), expected);
     }

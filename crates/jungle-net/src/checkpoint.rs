@@ -5,7 +5,7 @@
 
 use crate::encoding::{Encoding, POLICY_SLOTS};
 use crate::tensors::first_non_finite;
-use crate::{NetConfig, PolicyValueNet};
+use crate::{NetConfig, Output, PolicyValueNet};
 use burn::module::Module;
 use burn::tensor::Device;
 use jungle_rules::{rules_name, MixtureError, RuleMixture, RuleSet, Rules, WeightedRuleSet};
@@ -391,12 +391,14 @@ impl Checkpoint {
                 diffs.push(format!("{key} is {h}, expected {e}"));
             }
         }
-        if have.has_survival_head() != expected.has_survival_head() {
-            diffs.push(format!(
-                "survival_head is {}, expected {}",
-                have.has_survival_head(),
-                expected.has_survival_head()
-            ));
+        for (key, head) in [
+            ("survival_head", Output::Survival),
+            ("short_term_head", Output::ShortTermWdl),
+        ] {
+            let (h, e) = (have.has_output(head), expected.has_output(head));
+            if h != e {
+                diffs.push(format!("{key} is {h}, expected {e}"));
+            }
         }
         if diffs.is_empty() {
             Ok(())

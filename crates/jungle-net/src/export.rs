@@ -244,7 +244,7 @@ pub fn describe(meta: &CheckpointMeta) -> ModelDescription {
                     from-square and direction, like a one-square step"
                 .to_string(),
         },
-        outputs: Output::of(meta.net.has_survival_head())
+        outputs: Output::of(&meta.net)
             .map(|o| TensorInfo {
                 name: o.name().to_string(),
                 shape: shape(&[o.width()]),
@@ -289,6 +289,10 @@ pub struct TestCase {
     /// Survival logits, for a network with the survival head.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub survival: Option<Vec<f32>>,
+    /// Short-term win/draw/loss logits, for a network with the short-term
+    /// head.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub short_term_wdl: Option<Vec<f32>>,
 }
 
 /// `testcases.json`.
@@ -354,6 +358,7 @@ pub fn test_cases(net: &PolicyValueNet, rules: &Rules, device: &Device) -> TestC
                 wdl: row.wdl,
                 moves_left: row.moves_left[0],
                 survival: (!row.survival.is_empty()).then_some(row.survival),
+                short_term_wdl: (!row.short_term_wdl.is_empty()).then_some(row.short_term_wdl),
             }
         })
         .collect();

@@ -42,7 +42,7 @@ pub use jungle_encoding::{
     check_material_weight, encode_batch, evaluations, with_material, NoSurvivalHead,
     MAX_MATERIAL_WEIGHT,
 };
-pub use outputs::{Output, Outputs, RECOMMENDED_MATERIAL_WEIGHT};
+pub use outputs::{Output, Outputs, RECOMMENDED_MATERIAL_WEIGHT, SHORT_TERM_LAMBDA};
 pub use value_terms::{NetStack, ParallelNetStack, ValueTerms, ValueTermsError};
 
 /// The CPU device every command uses (burn's pure-Rust `flex` backend).

@@ -3,7 +3,8 @@
 //! or 44 planes, see [`crate::encoding::Encoding`]) named [`INPUT_NAME`],
 //! and the outputs of [`Output::of`] in their order and under their names
 //! (policy logits `[batch, 252]`, win/draw/loss logits `[batch, 3]`, moves
-//! left `[batch, 1]`, and survival logits `[batch, 32]` with the survival
+//! left `[batch, 1]`, survival logits `[batch, 32]` with the survival
+//! head, short-term win/draw/loss logits `[batch, 3]` with the short-term
 //! head).
 
 use crate::export_error::{ExportCause, ExportError};
@@ -11,7 +12,7 @@ use crate::outputs::Output;
 use crate::PolicyValueNet;
 use burn::module::Module;
 use burn::tensor::{Device, Tensor};
-use burn_onnx::export::{AxisSpec, ExportOutput, InputSpec, OnnxExporter, OnnxModel};
+use burn_onnx::export::{AxisSpec, InputSpec, OnnxExporter};
 use jungle_rules::{FILES, RANKS};
 use onnx_ir::{Message, ModelProto};
 use std::collections::HashMap;
@@ -29,36 +30,20 @@ pub fn onnx_bytes(net: &PolicyValueNet, device: &Device) -> Result<Vec<u8>, Expo
         AxisSpec::Static,
         AxisSpec::Static,
     ]);
-    let model = if net.has_survival_head() {
-        export_outputs(&net, sample, &spec, |m: &PolicyValueNet, x| {
-            let (out, survival) = m.forward_with_survival(x);
-            let survival = survival.expect("the network has the survival head");
-            (out.policy, out.wdl, out.moves_left, survival)
-        })
-    } else {
-        export_outputs(&net, sample, &spec, |m: &PolicyValueNet, x| {
-            let out = m.forward(x);
-            (out.policy, out.wdl, out.moves_left)
-        })
-    }?;
-    Ok(model.into_bytes())
-}
-
-/// Traces `forward` on `net` into an ONNX model, the batch axis dynamic
-/// (sample batches of 2 and 3 positions from `sample`).
-fn export_outputs<O: ExportOutput>(
-    net: &PolicyValueNet,
-    sample: impl Fn(usize) -> Tensor<4>,
-    spec: &InputSpec,
-    forward: impl Fn(&PolicyValueNet, Tensor<4>) -> O,
-) -> Result<OnnxModel, burn_onnx::export::ExportError> {
-    OnnxExporter::new().export_dynamic(
-        net,
+    // Every output in `Output::of`'s order, `[batch, width]` each.
+    let model = OnnxExporter::new().export_dynamic(
+        &net,
         sample(2),
         sample(3),
-        std::slice::from_ref(spec),
-        forward,
-    )
+        std::slice::from_ref(&spec),
+        |m: &PolicyValueNet, x| {
+            m.forward_outputs(x)
+                .into_iter()
+                .map(|(_, t)| t)
+                .collect::<Vec<_>>()
+        },
+    )?;
+    Ok(model.into_bytes())
 }
 
 /// The name of the input tensor `[batch, planes, 9, 7]` (38, 42 or 44 planes).
@@ -71,9 +56,7 @@ pub fn named_onnx(net: &PolicyValueNet, device: &Device) -> Result<ModelProto, E
     let mut model =
         ModelProto::parse_from_bytes(&bytes).map_err(|e| ExportCause::Protobuf(e.to_string()))?;
     let graph = model.graph.mut_or_insert_default();
-    let names: Vec<&str> = Output::of(net.has_survival_head())
-        .map(Output::name)
-        .collect();
+    let names: Vec<&str> = net.outputs().into_iter().map(Output::name).collect();
     if graph.input.len() != 1 || graph.output.len() != names.len() {
         return Err(ExportCause::Graph {
             inputs: graph.input.len(),

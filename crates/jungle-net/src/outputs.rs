@@ -5,12 +5,19 @@
 //! fill). A new output is a variant here and its computation in each
 //! backend.
 
+use crate::architecture::NetConfig;
 use crate::encoding::POLICY_SLOTS;
 use jungle_encoding::{SURVIVAL_NEAR_PLIES, SURVIVAL_OUTPUTS};
 
 /// The material weight `model.json` recommends for the survival output
 /// (measured: `experiments/ablation-material.md`).
 pub const RECOMMENDED_MATERIAL_WEIGHT: f32 = 0.6;
+
+/// The lambda of the TD(lambda) return the short-term value head predicts
+/// (KataGo's short-term value): each later search's view weighs
+/// `(1 - lambda) x lambda^k`, a horizon of about `1 / (1 - lambda)` = 3
+/// plies, where the value head's target looks about ten plies on.
+pub const SHORT_TERM_LAMBDA: f32 = 2.0 / 3.0;
 
 /// One of the network's outputs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -23,24 +30,30 @@ pub enum Output {
     MovesLeft,
     /// Survival logits (networks with the survival head only).
     Survival,
+    /// Win, draw and loss logits of the short-term value (networks with
+    /// the short-term head only).
+    ShortTermWdl,
 }
 
 impl Output {
     /// Every output, in the order of the export's outputs and of a row of
     /// the served backend's transfer.
-    pub const ALL: [Output; 4] = [
+    pub const ALL: [Output; 5] = [
         Output::Policy,
         Output::Wdl,
         Output::MovesLeft,
         Output::Survival,
+        Output::ShortTermWdl,
     ];
 
-    /// The outputs of a network with or without the survival head, in
-    /// order.
-    pub fn of(has_survival_head: bool) -> impl Iterator<Item = Output> {
-        Output::ALL
-            .into_iter()
-            .filter(move |o| has_survival_head || *o != Output::Survival)
+    /// The outputs of a network of architecture `net`, in order.
+    pub fn of(net: &NetConfig) -> impl Iterator<Item = Output> + '_ {
+        Output::ALL.into_iter().filter(|o| net.has_output(*o))
+    }
+
+    /// Whether only some networks have the output (an optional head).
+    pub fn is_optional(self) -> bool {
+        matches!(self, Output::Survival | Output::ShortTermWdl)
     }
 
     /// The name of the exported output (and of the field of [`Outputs`]).
@@ -50,6 +63,7 @@ impl Output {
             Output::Wdl => "wdl",
             Output::MovesLeft => "moves_left",
             Output::Survival => "survival",
+            Output::ShortTermWdl => "short_term_wdl",
         }
     }
 
@@ -60,6 +74,7 @@ impl Output {
             Output::Wdl => 3,
             Output::MovesLeft => 1,
             Output::Survival => SURVIVAL_OUTPUTS,
+            Output::ShortTermWdl => 3,
         }
     }
 
@@ -81,12 +96,18 @@ impl Output {
                  value += w * (sum of sigmoid(0-7) - sum of sigmoid(8-15)) / 8, clipped to [-1, 1], \
                  with w = {RECOMMENDED_MATERIAL_WEIGHT} (0 plays the value alone)"
             ),
+            Output::ShortTermWdl => format!(
+                "short-term win, draw, loss logits for the side to move: the TD(lambda = \
+                 {SHORT_TERM_LAMBDA:.3}) return of the searches a few plies on (an auxiliary \
+                 training target; play reads wdl)"
+            ),
         }
     }
 }
 
 /// A batch's outputs, one row-major buffer per [`Output`] (`batch x
-/// width` floats; `survival` empty for a network without the head). The
+/// width` floats; an optional output's buffer empty for a network without
+/// its head). The
 /// gradients of a loss with respect to the outputs have the same shape.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Outputs {
@@ -98,14 +119,17 @@ pub struct Outputs {
     pub moves_left: Vec<f32>,
     /// `[batch, SURVIVAL_OUTPUTS]` survival logits (empty without the head).
     pub survival: Vec<f32>,
+    /// `[batch, 3]` short-term win/draw/loss logits (empty without the
+    /// head).
+    pub short_term_wdl: Vec<f32>,
 }
 
 impl Outputs {
-    /// Zeros for `batch` positions of a network with or without the
-    /// survival head.
-    pub fn zeros(batch: usize, has_survival_head: bool) -> Outputs {
+    /// Zeros for `batch` positions of each of `outputs` (the others
+    /// empty).
+    pub fn zeros(batch: usize, outputs: impl IntoIterator<Item = Output>) -> Outputs {
         let mut out = Outputs::default();
-        for o in Output::of(has_survival_head) {
+        for o in outputs {
             *out.get_mut(o) = vec![0.0; batch * o.width()];
         }
         out
@@ -118,6 +142,7 @@ impl Outputs {
             Output::Wdl => &self.wdl,
             Output::MovesLeft => &self.moves_left,
             Output::Survival => &self.survival,
+            Output::ShortTermWdl => &self.short_term_wdl,
         }
     }
 
@@ -128,6 +153,7 @@ impl Outputs {
             Output::Wdl => &mut self.wdl,
             Output::MovesLeft => &mut self.moves_left,
             Output::Survival => &mut self.survival,
+            Output::ShortTermWdl => &mut self.short_term_wdl,
         }
     }
 
@@ -141,6 +167,15 @@ impl Outputs {
         !self.survival.is_empty()
     }
 
+    /// The outputs these buffers hold, in order: every output that is not
+    /// optional, and the optional ones that are not empty.
+    pub fn present(&self) -> Vec<Output> {
+        Output::ALL
+            .into_iter()
+            .filter(|o| !o.is_optional() || !self.get(*o).is_empty())
+            .collect()
+    }
+
     /// Appends `other`'s positions after these.
     pub fn append(&mut self, other: &Outputs) {
         for o in Output::ALL {
@@ -151,7 +186,7 @@ impl Outputs {
     /// Positions `start..start + len`.
     pub fn rows(&self, start: usize, len: usize) -> Outputs {
         let mut out = Outputs::default();
-        for o in Output::of(self.has_survival()) {
+        for o in self.present() {
             out.get_mut(o)
                 .extend_from_slice(&self.get(o)[start * o.width()..(start + len) * o.width()]);
         }
@@ -177,18 +212,18 @@ impl Outputs {
             .collect()
     }
 
-    /// Splits `batch` rows that hold each output of [`Output::of`] in
-    /// order (the served backend's one transfer).
-    pub fn from_rows(all: &[f32], batch: usize, has_survival_head: bool) -> Outputs {
-        let width: usize = Output::of(has_survival_head).map(Output::width).sum();
+    /// Splits `batch` rows that hold each of `outputs` in order (the
+    /// served backend's one transfer).
+    pub fn from_rows(all: &[f32], batch: usize, outputs: &[Output]) -> Outputs {
+        let width: usize = outputs.iter().map(|o| o.width()).sum();
         assert_eq!(all.len(), batch * width, "{batch} rows of {width} floats");
         let mut out = Outputs::default();
-        for o in Output::of(has_survival_head) {
+        for &o in outputs {
             out.get_mut(o).reserve(batch * o.width());
         }
         for row in all.chunks_exact(width) {
             let mut at = 0;
-            for o in Output::of(has_survival_head) {
+            for &o in outputs {
                 out.get_mut(o).extend_from_slice(&row[at..at + o.width()]);
                 at += o.width();
             }
@@ -201,8 +236,23 @@ impl Outputs {
 mod tests {
     use super::*;
 
-    fn counting(batch: usize, survival: bool) -> Outputs {
-        let mut out = Outputs::zeros(batch, survival);
+    /// The architectures with each combination of the optional heads.
+    fn architectures() -> Vec<NetConfig> {
+        let mut nets = Vec::new();
+        for survival in [false, true] {
+            for short_term in [false, true] {
+                nets.push(
+                    NetConfig::new()
+                        .with_survival_head(Some(survival))
+                        .with_short_term_head(Some(short_term)),
+                );
+            }
+        }
+        nets
+    }
+
+    fn counting(batch: usize, net: &NetConfig) -> Outputs {
+        let mut out = Outputs::zeros(batch, Output::of(net));
         let mut next = 0.0;
         for o in Output::ALL {
             for v in out.get_mut(o) {
@@ -215,25 +265,36 @@ mod tests {
 
     #[test]
     fn outputs_split_from_rows_slice_and_append_in_the_outputs_order() {
-        for survival in [false, true] {
-            let out = counting(3, survival);
+        for net in architectures() {
+            let out = counting(3, &net);
+            let outputs: Vec<Output> = Output::of(&net).collect();
             assert_eq!(out.batch(), 3);
-            assert_eq!(out.has_survival(), survival);
+            assert_eq!(out.present(), outputs);
+            assert_eq!(out.has_survival(), net.has_survival_head());
             assert_eq!(out.policy.len(), 3 * POLICY_SLOTS);
             assert_eq!(
                 out.survival.len(),
-                if survival { 3 * SURVIVAL_OUTPUTS } else { 0 }
+                if net.has_survival_head() {
+                    3 * SURVIVAL_OUTPUTS
+                } else {
+                    0
+                }
+            );
+            assert_eq!(
+                out.short_term_wdl.len(),
+                if net.has_short_term_head() { 9 } else { 0 }
             );
             // The rows a served transfer holds: each position's outputs in order.
             let mut rows = Vec::new();
             for i in 0..3 {
-                for o in Output::of(survival) {
+                for &o in &outputs {
                     rows.extend_from_slice(&out.get(o)[i * o.width()..(i + 1) * o.width()]);
                 }
             }
-            assert_eq!(Outputs::from_rows(&rows, 3, survival), out);
+            assert_eq!(Outputs::from_rows(&rows, 3, &outputs), out);
             let (first, rest) = (out.rows(0, 1), out.rows(1, 2));
             assert_eq!(first.batch(), 1);
+            assert_eq!(first.present(), outputs);
             assert_eq!(rest.wdl, out.wdl[3..].to_vec());
             let mut joined = first;
             joined.append(&rest);
@@ -242,12 +303,22 @@ mod tests {
     }
 
     #[test]
-    fn names_are_distinct_and_the_survival_output_comes_last() {
-        let names: Vec<_> = Output::of(true).map(Output::name).collect();
-        assert_eq!(names, ["policy", "wdl", "moves_left", "survival"]);
-        assert_eq!(Output::of(false).count(), 3);
+    fn names_are_distinct_and_the_optional_outputs_come_last() {
+        let both = NetConfig::new()
+            .with_survival_head(Some(true))
+            .with_short_term_head(Some(true));
+        let names: Vec<_> = Output::of(&both).map(Output::name).collect();
+        assert_eq!(
+            names,
+            ["policy", "wdl", "moves_left", "survival", "short_term_wdl"]
+        );
+        assert_eq!(Output::of(&NetConfig::new()).count(), 3);
+        let short_term = NetConfig::new().with_short_term_head(Some(true));
+        let names: Vec<_> = Output::of(&short_term).map(Output::name).collect();
+        assert_eq!(names, ["policy", "wdl", "moves_left", "short_term_wdl"]);
         assert!(Output::Survival
             .meaning()
             .contains(&SURVIVAL_NEAR_PLIES.to_string()));
+        assert!(Output::ShortTermWdl.meaning().contains("0.667"));
     }
 }

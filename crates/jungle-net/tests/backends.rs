@@ -71,8 +71,8 @@ fn floats(t: Tensor<2>) -> Vec<f32> {
     t.into_data().try_to_vec::<f32>().expect("f32 outputs")
 }
 
-/// The reference's outputs as plain buffers (`survival` empty without the
-/// head).
+/// The reference's outputs as plain buffers (an optional output empty
+/// without its head).
 fn reference_outputs(net: &PolicyValueNet, x: Tensor<4>) -> Outputs {
     let mut out = Outputs::default();
     for (o, t) in net.forward_outputs(x) {
@@ -108,6 +108,11 @@ fn cases() -> Vec<(&'static str, NetConfig, usize)> {
             6,
         ),
         (
+            "short-term head",
+            plain.clone().with_short_term_head(Some(true)),
+            6,
+        ),
+        (
             "tactical planes",
             plain.clone().with_tactical_planes(Some(true)),
             6,
@@ -138,26 +143,26 @@ fn every_backend_matches_the_reference_for_each_switch() {
         let device = cpu_device().autodiff();
         let net = net(&config, 8);
         let planes = planes(&config, size, 11);
-        let outputs = Output::of(config.has_survival_head()).count();
+        let outputs: Vec<Output> = Output::of(&config).collect();
 
         // The training pass's outputs: the reference in training mode.
         let want = reference_outputs(&net, input(&planes, &config, size, &device));
         let (got, tape) = forward_train(&net, &planes, size);
         assert_eq!(got.batch(), size, "{case}");
-        assert_eq!(got.has_survival(), config.has_survival_head(), "{case}");
+        assert_eq!(got.present(), outputs, "{case}");
         assert_close(&got, &want, 1e-4, case);
 
         // Its backward pass: autodiff of the sum of each output times a
         // random weight.
         let mut rng = ChaCha8Rng::seed_from_u64(13);
-        let mut weights = Outputs::zeros(size, config.has_survival_head());
+        let mut weights = Outputs::zeros(size, Output::of(&config));
         for o in Output::ALL {
             for w in weights.get_mut(o) {
                 *w = rng.random::<f32>() * 2.0 - 1.0;
             }
         }
         let heads = net.forward_outputs(input(&planes, &config, size, &device));
-        assert_eq!(heads.len(), outputs, "{case}");
+        assert_eq!(heads.len(), outputs.len(), "{case}");
         let loss = heads
             .into_iter()
             .map(|(o, t)| {
@@ -191,7 +196,7 @@ fn every_backend_matches_the_reference_for_each_switch() {
         let valid = net.valid();
         let want = reference_outputs(&valid, input(&planes, &config, size, &cpu_device()));
         let got = FastNet::new(&valid).forward(&planes, size);
-        assert_eq!(Output::of(got.has_survival()).count(), outputs, "{case}");
+        assert_eq!(got.present(), outputs, "{case}");
         assert_close(&got, &want, 1e-4, case);
         // ... and it is not the training-mode output it was compared with
         // before (the statistics moved).

@@ -659,13 +659,23 @@ fn fast_path_matches_burn_within_1e4() {
 }
 
 #[test]
-fn the_onnx_outputs_add_survival_only_with_the_head() {
+fn the_onnx_outputs_add_each_optional_output_only_with_its_head() {
     let device = cpu_device();
     for (config, expected) in [
         (tiny(), vec!["policy", "wdl", "moves_left"]),
         (
             tiny().with_survival_head(Some(true)),
             vec!["policy", "wdl", "moves_left", "survival"],
+        ),
+        (
+            tiny().with_short_term_head(Some(true)),
+            vec!["policy", "wdl", "moves_left", "short_term_wdl"],
+        ),
+        (
+            tiny()
+                .with_survival_head(Some(true))
+                .with_short_term_head(Some(true)),
+            vec!["policy", "wdl", "moves_left", "survival", "short_term_wdl"],
         ),
     ] {
         let model = jungle_net::export::named_onnx(&config.init(&device), &device).unwrap();

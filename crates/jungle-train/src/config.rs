@@ -270,7 +270,7 @@ fn one_f64() -> f64 {
 /// The keys of `[experimental]`: switches that experiments tried and the
 /// default did not adopt (each page under `experiments/` says what
 /// it measured), and where each is read.
-pub const EXPERIMENTAL: [(&str, &[&str]); 8] = [
+pub const EXPERIMENTAL: [(&str, &[&str]); 9] = [
     ("draw_value", &["selfplay", "search", "draw_value"]),
     (
         "win_in_two_check",
@@ -282,6 +282,7 @@ pub const EXPERIMENTAL: [(&str, &[&str]); 8] = [
     ("lr_cosine_floor", &["train", "lr_cosine_floor"]),
     ("value_loss_weight", &["train", "value_loss_weight"]),
     ("exchange_planes", &["net", "exchange_planes"]),
+    ("short_term_head", &["net", "short_term_head"]),
 ];
 
 /// The keys a resumed run may change from the config it was started with:

@@ -61,7 +61,7 @@ pub use restore::restore_run;
 pub use run::Run;
 pub use samples::{
     alive_mask, game_positions, game_positions_where, game_positions_with, game_samples,
-    is_searched_move, Batch, ValueTargets,
+    is_searched_move, td_returns, Batch, ValueTargets,
 };
 pub use state::{read_state, run_config, CheckpointInfo, RunState};
 pub use step::Trainer;

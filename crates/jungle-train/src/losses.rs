@@ -3,7 +3,9 @@
 //! against the value target (weighted by [`LossWeights::value`], 1 by
 //! default), squared error on the plies left (weighted 0.1), binary
 //! cross-entropy of the survival head when the network has one (weighted 2
-//! on the mean over its outputs). [`reference_loss`] builds them
+//! on the mean over its outputs), win/draw/loss cross-entropy of the
+//! short-term head against the short-term target when the network has one
+//! (weighted 0.5). [`reference_loss`] builds them
 //! as burn tensors for autodiff; [`loss_gradients`] computes the same
 //! losses and their gradients on the plain-buffer training pass's outputs.
 
@@ -11,13 +13,16 @@ use crate::samples::Batch;
 use burn::tensor::activation::{log_sigmoid, log_softmax};
 use burn::tensor::{Device, Tensor, TensorData};
 use jungle_net::encoding::{POLICY_SLOTS, SQUARES};
-use jungle_net::{Outputs, PolicyValueNet, SURVIVAL_OUTPUTS};
+use jungle_net::{Output, Outputs, PolicyValueNet};
 use jungle_rules::{FILES, RANKS};
 
 /// Weight of the moves-left loss in the total.
 pub const MOVES_LEFT_WEIGHT: f32 = 0.1;
 /// Weight of the survival loss (mean binary cross-entropy per output).
 pub const SURVIVAL_WEIGHT: f32 = 2.0;
+/// Weight of the short-term value loss (an auxiliary target, weighted
+/// below the value's 1 as KataGo weighs its short-term heads).
+pub const SHORT_TERM_WEIGHT: f32 = 0.5;
 
 /// The weights of the loss's parts in the total that is minimised (the
 /// policy's is 1).
@@ -30,6 +35,8 @@ pub struct LossWeights {
     pub moves_left: f32,
     /// Weight of the survival head's mean binary cross-entropy.
     pub survival: f32,
+    /// Weight of the short-term head's win/draw/loss cross-entropy.
+    pub short_term: f32,
 }
 
 impl Default for LossWeights {
@@ -38,6 +45,7 @@ impl Default for LossWeights {
             value: 1.0,
             moves_left: MOVES_LEFT_WEIGHT,
             survival: SURVIVAL_WEIGHT,
+            short_term: SHORT_TERM_WEIGHT,
         }
     }
 }
@@ -63,25 +71,37 @@ pub struct Losses {
     pub moves_left: f32,
     /// Mean binary cross-entropy of the survival head (0 without one).
     pub survival: f32,
+    /// Short-term win/draw/loss cross-entropy (0 without the head).
+    pub short_term: f32,
 }
 
-fn tensors(batch: &Batch, device: &Device) -> (Tensor<4>, Tensor<2>, Tensor<2>, Tensor<2>) {
+/// `batch`'s input planes as `[size, planes, 9, 7]`.
+fn input(batch: &Batch, device: &Device) -> Tensor<4> {
     let n = batch.size;
     let planes = batch.planes.len() / (n * SQUARES);
-    let x = Tensor::from_data(
+    Tensor::from_data(
         TensorData::new(
             batch.planes.clone(),
             [n, planes, RANKS as usize, FILES as usize],
         ),
         device,
-    );
-    let p = Tensor::from_data(
-        TensorData::new(batch.policy.clone(), [n, POLICY_SLOTS]),
+    )
+}
+
+/// `batch`'s targets of `output` as `[size, width]` (the moves-left
+/// target is `[size, 1]`).
+fn target(batch: &Batch, output: Output, device: &Device) -> Tensor<2> {
+    let values = match output {
+        Output::Policy => &batch.policy,
+        Output::Wdl => &batch.wdl,
+        Output::MovesLeft => &batch.moves_left,
+        Output::Survival => &batch.survival,
+        Output::ShortTermWdl => &batch.short_term_wdl,
+    };
+    Tensor::from_data(
+        TensorData::new(values.clone(), [batch.size, output.width()]),
         device,
-    );
-    let w = Tensor::from_data(TensorData::new(batch.wdl.clone(), [n, 3]), device);
-    let m = Tensor::from_data(TensorData::new(batch.moves_left.clone(), [n, 1]), device);
-    (x, p, w, m)
+    )
 }
 
 /// Mean binary cross-entropy of `logits` against 0/1 `targets`.
@@ -90,6 +110,12 @@ fn binary_cross_entropy(logits: Tensor<2>, targets: Tensor<2>) -> Tensor<1> {
     (targets.clone() * log_sigmoid(logits.clone()) + (ones - targets) * log_sigmoid(logits.neg()))
         .mean()
         .neg()
+}
+
+/// Mean cross-entropy of softmax(`logits`) against the distributions
+/// `targets`, row by row.
+fn cross_entropy(logits: Tensor<2>, targets: Tensor<2>) -> Tensor<1> {
+    (log_softmax(logits, 1) * targets).sum_dim(1).mean().neg()
 }
 
 /// The total loss tensor (the parts weighted by `weights`) and its
@@ -101,39 +127,37 @@ pub fn reference_loss(
     weights: &LossWeights,
     device: &Device,
 ) -> (Tensor<1>, Losses) {
-    let (x, policy_target, wdl_target, ml_target) = tensors(batch, device);
-    let (out, survival_logits) = net.forward_with_survival(x);
-    let policy = (log_softmax(out.policy, 1) * policy_target)
-        .sum_dim(1)
-        .mean()
-        .neg();
-    let value = (log_softmax(out.wdl, 1) * wdl_target)
-        .sum_dim(1)
-        .mean()
-        .neg();
-    let moves_left = (out.moves_left - ml_target).powi_scalar(2).mean();
-    let survival = survival_logits.map(|logits| {
-        let target = Tensor::from_data(
-            TensorData::new(batch.survival.clone(), [batch.size, SURVIVAL_OUTPUTS]),
-            device,
-        );
-        binary_cross_entropy(logits, target)
-    });
-    let parts = Losses {
-        policy: policy.clone().into_scalar::<f32>(),
-        value: value.clone().into_scalar::<f32>(),
-        moves_left: moves_left.clone().into_scalar::<f32>(),
-        survival: survival
-            .as_ref()
-            .map_or(0.0, |l| l.clone().into_scalar::<f32>()),
-    };
-    let total =
-        policy + value.mul_scalar(weights.value) + moves_left.mul_scalar(weights.moves_left);
-    let total = match survival {
-        Some(l) => total + l.mul_scalar(weights.survival),
-        None => total,
-    };
-    (total, parts)
+    let mut parts = Losses::default();
+    let mut total: Option<Tensor<1>> = None;
+    for (o, out) in net.forward_outputs(input(batch, device)) {
+        let t = target(batch, o, device);
+        let (loss, part, weight) = match o {
+            Output::Policy => (cross_entropy(out, t), &mut parts.policy, 1.0),
+            Output::Wdl => (cross_entropy(out, t), &mut parts.value, weights.value),
+            Output::MovesLeft => (
+                (out - t).powi_scalar(2).mean(),
+                &mut parts.moves_left,
+                weights.moves_left,
+            ),
+            Output::Survival => (
+                binary_cross_entropy(out, t),
+                &mut parts.survival,
+                weights.survival,
+            ),
+            Output::ShortTermWdl => (
+                cross_entropy(out, t),
+                &mut parts.short_term,
+                weights.short_term,
+            ),
+        };
+        *part = loss.clone().into_scalar::<f32>();
+        let weighted = loss.mul_scalar(weight);
+        total = Some(match total {
+            Some(sum) => sum + weighted,
+            None => weighted,
+        });
+    }
+    (total.expect("a network has outputs"), parts)
 }
 
 /// `ln(sigmoid(z))`, stable for large `|z|`.
@@ -174,7 +198,7 @@ fn softmax_cross_entropy(
 /// gradients of the total weighted by `weights` with respect to each output.
 pub fn loss_gradients(out: &Outputs, batch: &Batch, weights: &LossWeights) -> (Losses, Outputs) {
     let n = batch.size;
-    let mut grads = Outputs::zeros(n, out.has_survival());
+    let mut grads = Outputs::zeros(n, out.present());
     let policy = softmax_cross_entropy(
         &out.policy,
         &batch.policy,
@@ -204,11 +228,22 @@ pub fn loss_gradients(out: &Outputs, batch: &Batch, weights: &LossWeights) -> (L
         survival -= f64::from(t * ln_sigmoid(*z) + (1.0 - t) * ln_sigmoid(-z));
         *g = weights.survival * (1.0 / (1.0 + (-z).exp()) - t) / count;
     }
+    let short_term = match out.short_term_wdl.is_empty() {
+        true => 0.0,
+        false => softmax_cross_entropy(
+            &out.short_term_wdl,
+            &batch.short_term_wdl,
+            3,
+            weights.short_term,
+            &mut grads.short_term_wdl,
+        ),
+    };
     let parts = Losses {
         policy,
         value,
         moves_left: (moves_left / n as f64) as f32,
         survival: (survival / f64::from(count)) as f32,
+        short_term,
     };
     (parts, grads)
 }

@@ -602,14 +602,14 @@ impl Run {
                 let batch = window.batch(&mut rng, t.batch_size);
                 value_baseline.add(&batch.wdl);
                 let l = self.trainer.step(&batch);
-                let finite = [l.policy, l.value, l.moves_left, l.survival];
+                let finite = [l.policy, l.value, l.moves_left, l.survival, l.short_term];
                 if !finite.iter().all(|x| x.is_finite()) {
                     return Err(self.diverged(
                         gen,
                         self.state.step + k as u64 + 1,
                         format!(
-                            "loss policy {} value {} moves-left {} survival {}",
-                            l.policy, l.value, l.moves_left, l.survival
+                            "loss policy {} value {} moves-left {} survival {} short-term {}",
+                            l.policy, l.value, l.moves_left, l.survival, l.short_term
                         ),
                     ));
                 }
@@ -617,6 +617,7 @@ impl Run {
                 sum.value += l.value;
                 sum.moves_left += l.moves_left;
                 sum.survival += l.survival;
+                sum.short_term += l.short_term;
                 train_bar.inc(1);
                 train_bar.set_message(format!("policy {:.3} value {:.3}", l.policy, l.value));
             }
@@ -637,6 +638,7 @@ impl Run {
             value: sum.value / n,
             moves_left: sum.moves_left / n,
             survival: sum.survival / n,
+            short_term: sum.short_term / n,
             learning_rate,
             weight_norm: self.trainer.weight_norm(),
             value_baseline: value_baseline.loss(),
@@ -997,11 +999,11 @@ impl Run {
             l.value_baseline
                 .map_or(String::new(), |b| format!(" (constant guess {b:.3})")),
             l.moves_left,
-            if l.survival > 0.0 {
-                format!(" survival {:.3}", l.survival)
-            } else {
-                String::new()
-            },
+            [("survival", l.survival), ("short-term", l.short_term)]
+                .iter()
+                .filter(|(_, loss)| *loss > 0.0)
+                .map(|(name, loss)| format!(" {name} {loss:.3}"))
+                .collect::<String>(),
             match (l.held_out_policy, l.held_out_value) {
                 (Some(p), Some(v)) => format!(" | held-out policy {p:.3} value {v:.3}"),
                 _ => String::new(),

@@ -5,7 +5,7 @@
 
 use jungle_mcts::wdl_of;
 use jungle_net::encoding::{move_slot, Encoding, POLICY_SLOTS};
-use jungle_net::{SURVIVAL_NEAR_PLIES, SURVIVAL_OUTPUTS};
+use jungle_net::{SHORT_TERM_LAMBDA, SURVIVAL_NEAR_PLIES, SURVIVAL_OUTPUTS};
 use jungle_rules::{Game, Move, Position, Rules, Side};
 use jungle_selfplay::{unpack_move, verify_game, BadGame, GameRecord, MoveRecord};
 
@@ -22,6 +22,10 @@ pub struct TrainingPosition {
     /// result, unless [`TrainingPosition::blend_search_value`] mixed in the
     /// search's value.
     pub wdl: [f32; 3],
+    /// The short-term value target for the side to move: the TD return
+    /// with `lambda` = [`SHORT_TERM_LAMBDA`] ([`td_returns`]), for the
+    /// short-term head.
+    pub short_term_wdl: [f32; 3],
     /// The search's root value for the side to move, in [-1, 1].
     pub search_value: f32,
     /// The search's draw probability at the root (0 for games of shards
@@ -47,6 +51,8 @@ pub struct Sample {
     pub policy: Vec<f32>,
     /// Win/draw/loss target.
     pub wdl: [f32; 3],
+    /// Short-term win/draw/loss target.
+    pub short_term_wdl: [f32; 3],
     /// Plies left / 100.
     pub moves_left: f32,
     /// Survival targets (0 or 1).
@@ -110,6 +116,7 @@ impl TrainingPosition {
             planes,
             policy,
             wdl: self.wdl,
+            short_term_wdl: self.short_term_wdl,
             moves_left: self.moves_left,
             survival: std::array::from_fn(|i| (self.survival >> i & 1) as f32),
         }
@@ -262,6 +269,7 @@ pub fn game_positions_where(
                     repetitions: game.repetition_count(),
                     target,
                     wdl: result_wdl(record.winner, mover),
+                    short_term_wdl: [0.0; 3],
                     search_value: m.root_value,
                     search_draw: m.root_draw.unwrap_or(0.0),
                     surprise: m.surprise,
@@ -273,12 +281,15 @@ pub fn game_positions_where(
         Ok(())
     })?;
     positions.push(*end.position());
-    let returns = (targets.td_lambda < 1.0)
-        .then(|| td_returns(record, positions[0].side_to_move(), targets.td_lambda));
+    let first_mover = positions[0].side_to_move();
+    let returns =
+        (targets.td_lambda < 1.0).then(|| td_returns(record, first_mover, targets.td_lambda));
+    let short_term = td_returns(record, first_mover, SHORT_TERM_LAMBDA);
     Ok(out
         .into_iter()
         .map(|(ply, mut p)| {
             p.survival = survival_bits(&positions, ply);
+            p.short_term_wdl = short_term[ply];
             if let Some(returns) = &returns {
                 p.wdl = returns[ply];
             }
@@ -328,6 +339,8 @@ pub struct Batch {
     pub policy: Vec<f32>,
     /// `[size, 3]` result targets.
     pub wdl: Vec<f32>,
+    /// `[size, 3]` short-term value targets.
+    pub short_term_wdl: Vec<f32>,
     /// `[size, 1]` plies-left targets.
     pub moves_left: Vec<f32>,
     /// `[size, SURVIVAL_OUTPUTS]` survival targets.
@@ -343,6 +356,7 @@ impl Batch {
             b.planes.extend_from_slice(&s.planes);
             b.policy.extend_from_slice(&s.policy);
             b.wdl.extend_from_slice(&s.wdl);
+            b.short_term_wdl.extend_from_slice(&s.short_term_wdl);
             b.moves_left.push(s.moves_left);
             b.survival.extend_from_slice(&s.survival);
         }
@@ -360,6 +374,7 @@ mod tests {
             repetitions: 1,
             target: Vec::new(),
             wdl,
+            short_term_wdl: wdl,
             search_value,
             search_draw: 0.0,
             surprise: None,

@@ -42,6 +42,9 @@ pub struct LossRecord {
     /// Mean survival loss (0 without the head).
     #[serde(default)]
     pub survival: f32,
+    /// Mean short-term value loss (0 without the head).
+    #[serde(default)]
+    pub short_term: f32,
     /// Learning rate of the generation's last step.
     #[serde(default)]
     pub learning_rate: f64,

@@ -181,8 +181,13 @@ mod tests {
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
+    /// The parameters of [`config`]'s network: stem 3, per block 2 x 3 +
+    /// pooled bias 2, policy 3 + 2, value 3 + 2 x 3 + survival 2 +
+    /// short-term 2.
+    const PARAMETERS: usize = 3 + 2 * 6 + 2 + 5 + 13;
+
     /// A small network with every optional part: pooled biases, the
-    /// survival head, the widest input planes.
+    /// survival and short-term heads, the widest input planes.
     fn config() -> NetConfig {
         NetConfig::new()
             .with_blocks(2)
@@ -192,6 +197,7 @@ mod tests {
             .with_value_filters(4)
             .with_value_hidden(8)
             .with_survival_head(Some(true))
+            .with_short_term_head(Some(true))
             .with_tactical_planes(Some(true))
             .with_exchange_planes(Some(true))
     }
@@ -211,6 +217,7 @@ mod tests {
         for _ in 0..size {
             b.policy.extend(distribution(POLICY_SLOTS));
             b.wdl.extend(distribution(3));
+            b.short_term_wdl.extend(distribution(3));
         }
         let mut rng = ChaCha8Rng::seed_from_u64(seed + 1);
         let planes = config.encoding().planes();
@@ -281,15 +288,15 @@ mod tests {
             (parts.value, reference_parts.value),
             (parts.moves_left, reference_parts.moves_left),
             (parts.survival, reference_parts.survival),
+            (parts.short_term, reference_parts.short_term),
         ] {
             assert!(
                 (got - want).abs() <= 1e-4 * want.abs().max(1.0),
                 "{parts:?} vs {reference_parts:?}"
             );
         }
-        // stem 3, per block 2 x 3 + pooled bias 2, policy 3 + 2, value
-        // 3 + 2 x 3 + survival 2.
-        assert_eq!(compared, 3 + 2 * 6 + 2 + 5 + 11);
+        assert!(parts.short_term > 0.0, "{parts:?}");
+        assert_eq!(compared, PARAMETERS);
     }
 
     #[test]
@@ -309,6 +316,8 @@ mod tests {
         assert_eq!(weighted.policy, plain.policy);
         assert_eq!(weighted.moves_left, plain.moves_left);
         assert_eq!(weighted.survival, plain.survival);
+        assert_eq!(weighted.short_term_wdl, plain.short_term_wdl);
+        assert!(plain.short_term_wdl.iter().any(|g| g.abs() > 1e-6));
         // ... and the fast pass still has autodiff's gradients.
         check_weighted_gradients(&net, &batch, &LossWeights::with_value(0.25));
     }
@@ -326,7 +335,7 @@ mod tests {
             position.copy_from_slice(&first);
             position[i] = 1.0 - position[i];
         }
-        assert_eq!(check_gradients(&net, &batch).2, 3 + 2 * 6 + 2 + 5 + 11);
+        assert_eq!(check_gradients(&net, &batch).2, PARAMETERS);
     }
 
     #[test]

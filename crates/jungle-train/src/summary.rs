@@ -206,6 +206,7 @@ mod tests {
                 value,
                 moves_left: 0.0,
                 survival: 0.0,
+                short_term: 0.0,
                 learning_rate: 0.0,
                 weight_norm: f64::from(g),
                 value_baseline: Some(value + 0.25),

@@ -224,6 +224,7 @@ mod tests {
             repetitions: 1,
             target: Vec::new(),
             wdl: [0.0, 1.0, 0.0],
+            short_term_wdl: [0.0, 1.0, 0.0],
             search_value: 0.0,
             search_draw: 0.0,
             surprise,

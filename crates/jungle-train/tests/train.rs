@@ -3,15 +3,16 @@
 
 use jungle_mcts::HeuristicEvaluator;
 use jungle_net::encoding::{Encoding, POLICY_SLOTS};
-use jungle_net::SURVIVAL_OUTPUTS;
-use jungle_net::{cpu_device, NetConfig};
+use jungle_net::{cpu_device, NetConfig, SHORT_TERM_LAMBDA, SURVIVAL_OUTPUTS};
 use jungle_rules::{RuleMixture, RuleSet, Rules};
 use jungle_selfplay::{
     read_shard, run_selfplay, shard_files, GameList, GameRecord, SelfPlayConfig, SelfPlayStats,
 };
 use jungle_train::Trainer;
 use jungle_train::WeightDecay;
-use jungle_train::{alive_mask, game_positions, game_samples, Batch};
+use jungle_train::{
+    alive_mask, game_positions, game_positions_where, game_samples, td_returns, Batch, ValueTargets,
+};
 
 fn games(tag: &str) -> Vec<GameRecord> {
     let dir = std::env::temp_dir().join(format!("jungle-train-games-{tag}-{}", std::process::id()));
@@ -85,6 +86,7 @@ fn training_on_a_fixed_set_lowers_both_losses() {
         .with_value_filters(8)
         .with_value_hidden(16)
         .with_survival_head(Some(true))
+        .with_short_term_head(Some(true))
         .with_tactical_planes(Some(true))
         .with_exchange_planes(Some(true));
     // A fixed initialisation: the check is about training, not about luck
@@ -113,6 +115,39 @@ fn training_on_a_fixed_set_lowers_both_losses() {
         after.survival < 0.8 * before.survival,
         "survival {before:?} -> {after:?}"
     );
+    assert!(
+        after.short_term < 0.8 * before.short_term,
+        "short-term {before:?} -> {after:?}"
+    );
+}
+
+#[test]
+fn short_term_targets_are_the_short_horizon_td_returns() {
+    let rules = Rules::default();
+    let mut differ = 0;
+    for game in &games("short-term") {
+        // Every ply's position, searched or not, in order.
+        let all = game_positions_where(game, &rules, ValueTargets::default(), |_| true).unwrap();
+        assert_eq!(all.len(), game.moves.len());
+        let first_mover = all[0].position.side_to_move();
+        let returns = td_returns(game, first_mover, SHORT_TERM_LAMBDA);
+        for (p, r) in all.iter().zip(&returns) {
+            assert_eq!(p.short_term_wdl, *r);
+            assert!((r.iter().sum::<f32>() - 1.0).abs() < 1e-5, "{r:?}");
+            differ += usize::from(p.short_term_wdl != p.wdl);
+        }
+        // The last move's target is the result itself.
+        let last = all.last().unwrap();
+        assert_eq!(last.short_term_wdl, last.wdl);
+        // The samples carry the same targets.
+        let samples = game_samples(game, &rules, Encoding::Base, false).unwrap();
+        let searched = game_positions(game, &rules).unwrap();
+        for (s, p) in samples.iter().zip(&searched) {
+            assert_eq!(s.short_term_wdl, p.short_term_wdl);
+        }
+    }
+    // The searches, not the result alone, make the targets.
+    assert!(differ > 0);
 }
 
 #[test]

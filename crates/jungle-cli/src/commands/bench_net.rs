@@ -151,6 +151,7 @@ fn training_batch(config: &NetConfig, encoding: Encoding, n: usize) -> Batch {
         planes: encoded(encoding, n),
         policy,
         wdl: [1.0, 0.0, 0.0].repeat(n),
+        short_term_wdl: [1.0, 0.0, 0.0].repeat(n),
         moves_left: vec![0.5; n],
         survival: vec![survival; n * SURVIVAL_OUTPUTS],
     }

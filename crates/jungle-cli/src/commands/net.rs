@@ -88,7 +88,8 @@ pub fn load_net_config(path: &Path) -> Result<NetConfig> {
     let every_key = NetConfig::new()
         .with_survival_head(Some(false))
         .with_tactical_planes(Some(false))
-        .with_exchange_planes(Some(false));
+        .with_exchange_planes(Some(false))
+        .with_short_term_head(Some(false));
     let known = toml::Table::try_from(&every_key).expect("a network config serialises");
     if let Some(e) = layers::unknown_key(&given, &known) {
         bail!("network config `{name}`: {e}");

@@ -64,6 +64,9 @@ impl NetConfig {
             survival_out: self
                 .has_survival_head()
                 .then(|| LinearConfig::new(self.value_hidden, SURVIVAL_OUTPUTS).init(device)),
+            short_term_out: self.has_short_term_head().then(|| {
+                LinearConfig::new(self.value_hidden, Output::ShortTermWdl.width()).init(device)
+            }),
         }
     }
 }
@@ -122,6 +125,7 @@ pub struct PolicyValueNet {
     pub(crate) value_out: Linear,
     pub(crate) moves_left_out: Linear,
     pub(crate) survival_out: Option<Linear>,
+    pub(crate) short_term_out: Option<Linear>,
 }
 
 impl PolicyValueNet {
@@ -143,6 +147,13 @@ impl PolicyValueNet {
         self.survival_out.is_some()
     }
 
+    /// The outputs the network computes, in [`Output::ALL`]'s order.
+    pub fn outputs(&self) -> Vec<Output> {
+        let mut outputs = vec![Output::Policy];
+        outputs.extend(self.hidden_heads().into_iter().map(|(o, _)| o));
+        outputs
+    }
+
     /// The dense heads on the value head's hidden layer with the output
     /// each makes, in [`Output::ALL`]'s order: what the plain-buffer
     /// backends compute and differentiate from the hidden layer (a new
@@ -153,6 +164,11 @@ impl PolicyValueNet {
             (Output::MovesLeft, &self.moves_left_out),
         ];
         heads.extend(self.survival_out.as_ref().map(|l| (Output::Survival, l)));
+        heads.extend(
+            self.short_term_out
+                .as_ref()
+                .map(|l| (Output::ShortTermWdl, l)),
+        );
         heads
     }
 

@@ -10,7 +10,7 @@
 use super::reference::PolicyValueNet;
 use crate::device::Compute;
 use crate::encoding::Encoding;
-use crate::outputs::Outputs;
+use crate::outputs::{Output, Outputs};
 use burn::module::Module;
 use burn::tensor::{Device, Tensor, TensorData};
 use jungle_rules::{FILES, RANKS};
@@ -213,12 +213,11 @@ pub fn forward_on_device(
 ) -> Outputs {
     let shape = [batch, encoding.planes(), RANKS as usize, FILES as usize];
     let x = Tensor::<4>::from_data(TensorData::new(input, shape), device);
-    let has_survival = net.has_survival_head();
-    // In the order of `Output::of`, which `Outputs::from_rows` reads.
-    let parts = net.forward_outputs(x).into_iter().map(|(_, t)| t).collect();
+    let (outputs, parts): (Vec<Output>, Vec<Tensor<2>>) =
+        net.forward_outputs(x).into_iter().unzip();
     let all = Tensor::cat(parts, 1)
         .into_data()
         .try_into_vec::<f32>()
         .expect("the outputs are f32");
-    Outputs::from_rows(&all, batch, has_survival)
+    Outputs::from_rows(&all, batch, &outputs)
 }
