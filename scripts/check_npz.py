@@ -45,6 +45,7 @@ def main():
         "survival": (np.bool_, (n, 32)),
         "fen": (np.uint8, (n, 96)),
         "value_target": (np.float32, (n, 3)),
+        "short_term_target": (np.float32, (n, 3)),
         "full_search": (np.bool_, (n,)),
     }
     for name, (dtype, shape) in expected.items():
@@ -72,9 +73,11 @@ def main():
     wdl = data["wdl"]
     if not ((wdl == 0) | (wdl == 1)).all() or not (wdl.sum(axis=1) == 1).all():
         fail("a result target that is not a win/draw/loss one-hot")
+    for name in ("value_target", "short_term_target"):
+        value = data[name]
+        if (value < -1e-6).any() or not np.allclose(value.sum(axis=1), 1.0, atol=1e-4):
+            fail(f"a {name} row that is not a win/draw/loss distribution")
     value = data["value_target"]
-    if (value < -1e-6).any() or not np.allclose(value.sum(axis=1), 1.0, atol=1e-4):
-        fail("a value target that is not a win/draw/loss distribution")
     if meta["value_td_lambda"] == 1 and meta["value_search_weight"] == 0 and not np.array_equal(value, wdl):
         fail("value targets with lambda 1 and no search weight that are not the results")
     x = data["planes"]

@@ -119,6 +119,7 @@ fn the_export_holds_the_trainers_positions_and_targets() {
     let search_draw: Array1<f32> = npz.by_name("search_draw").unwrap();
     let survival: Array2<bool> = npz.by_name("survival").unwrap();
     let value_target: Array2<f32> = npz.by_name("value_target").unwrap();
+    let short_term: Array2<f32> = npz.by_name("short_term_target").unwrap();
     let full_search: Array1<bool> = npz.by_name("full_search").unwrap();
     let metadata: ArrayD<u8> = npz.by_name("metadata").unwrap();
     assert_eq!(planes.shape(), &[n, 44, 9, 7]);
@@ -164,6 +165,7 @@ fn the_export_holds_the_trainers_positions_and_targets() {
         assert!(legal_count > 0 && legal_count <= moves, "row {i}");
         assert_eq!(wdl.row(i).to_vec(), p.wdl.to_vec());
         assert_eq!(value_target.row(i).to_vec(), expected_values[i].to_vec());
+        assert_eq!(short_term.row(i).to_vec(), p.short_term_wdl.to_vec());
         assert_eq!(plies_left[i] as f32 / 100.0, p.moves_left, "row {i}");
         assert_eq!(fen_of(&fens, i), p.position.to_fen(), "row {i}");
         assert_eq!(search_draw[i], p.search_draw, "row {i}");
@@ -260,6 +262,7 @@ fn all_positions_adds_the_cheap_searches_without_policy_targets() {
     let policy: Array2<f32> = npz.by_name("policy").unwrap();
     let wdl: Array2<f32> = npz.by_name("wdl").unwrap();
     let value_target: Array2<f32> = npz.by_name("value_target").unwrap();
+    let short_term: Array2<f32> = npz.by_name("short_term_target").unwrap();
     let full_search: Array1<bool> = npz.by_name("full_search").unwrap();
     let fens: Array2<u8> = npz.by_name("fen").unwrap();
     assert_eq!(full_search.to_vec(), full);

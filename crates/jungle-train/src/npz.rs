@@ -7,7 +7,7 @@ use crate::samples::{
     game_positions_where, is_searched_move, is_training_move, replay_game, result_wdl, ValueTargets,
 };
 use jungle_net::encoding::{move_slot, Encoding, POLICY_SLOTS};
-use jungle_net::SURVIVAL_OUTPUTS;
+use jungle_net::{SHORT_TERM_LAMBDA, SURVIVAL_OUTPUTS};
 use jungle_rules::Rules;
 use jungle_selfplay::{read_shard, BadGame, MoveRecord, ShardError};
 use ndarray::{Array1, Array2, Array4, ArrayD, IxDyn};
@@ -24,9 +24,10 @@ pub const FEN_BYTES: usize = 96;
 
 /// The value of `format` in the metadata, and its version.
 pub const NPZ_FORMAT: &str = "jungle-zero training positions";
-/// Bumped when an array changes meaning (2: `value_target` and
-/// `full_search`; rows of cheap searches with `all_positions`).
-pub const NPZ_FORMAT_VERSION: u32 = 2;
+/// Bumped when an array changes meaning or is added (2: `value_target`
+/// and `full_search`; rows of cheap searches with `all_positions`. 3:
+/// `short_term_target`).
+pub const NPZ_FORMAT_VERSION: u32 = 3;
 
 /// How to export.
 #[derive(Clone, Debug)]
@@ -96,6 +97,7 @@ struct Columns {
     legal: Vec<bool>,
     wdl: Vec<f32>,
     value_target: Vec<f32>,
+    short_term_target: Vec<f32>,
     full_search: Vec<bool>,
     plies_left: Vec<u32>,
     search_value: Vec<f32>,
@@ -162,6 +164,9 @@ pub fn export_npz(
                     columns.legal.extend_from_slice(&mask);
                     columns.wdl.extend_from_slice(&result);
                     columns.value_target.extend_from_slice(&p.wdl);
+                    columns
+                        .short_term_target
+                        .extend_from_slice(&p.short_term_wdl);
                     columns.full_search.push(full_search);
                     columns.plies_left.push((record.moves.len() - ply) as u32);
                     columns.search_value.push(p.search_value);
@@ -242,6 +247,7 @@ fn metadata(options: &NpzOptions, rules: &Rules, rows: usize, games: usize) -> S
             "legal": "[N, 252] bool: the slots of the legal moves",
             "wdl": "[N, 3] f32: the game's result for the side to move (win, draw, loss)",
             "value_target": "[N, 3] f32: the trainer's value target for the side to move: the TD(lambda) return over the searches' win/draw/loss (value_td_lambda; 1 is the result), with value_search_weight of the position's own search mixed in",
+            "short_term_target": format!("[N, 3] f32: the short-term head's target for the side to move: the TD(lambda = {SHORT_TERM_LAMBDA:.3}) return over the following searches' win/draw/loss, about 3 plies on"),
             "full_search": "[N] bool: a full search (a policy target); false: a cheap search (all_positions only)",
             "plies_left": "[N] u32: plies from this position to the end of the game",
             "search_value": "[N] f32: the search's root value for the side to move, in [-1, 1]",
@@ -282,6 +288,7 @@ fn write_arrays(
     add_matrix(&mut npz, "legal", n, c.legal)?;
     add_matrix(&mut npz, "wdl", n, c.wdl)?;
     add_matrix(&mut npz, "value_target", n, c.value_target)?;
+    add_matrix(&mut npz, "short_term_target", n, c.short_term_target)?;
     npz.add_array("full_search", &Array1::from(c.full_search))
         .map_err(npz_error)?;
     npz.add_array("plies_left", &Array1::from(c.plies_left))
