@@ -276,6 +276,12 @@ fn all_positions_adds_the_cheap_searches_without_policy_targets() {
         // lambda 1: the value target is the result.
         assert_eq!(value_target.row(i).to_vec(), wdl.row(i).to_vec(), "row {i}");
         assert_eq!(value_target.row(i).to_vec(), p.wdl.to_vec(), "row {i}");
+        // Cheap searches' rows have their short-term targets too.
+        assert_eq!(
+            short_term.row(i).to_vec(),
+            p.short_term_wdl.to_vec(),
+            "row {i}"
+        );
     }
     let (ok, _, stderr) = run_export(&shards, &out, &["--td-lambda", "1.5"]);
     assert!(
