@@ -107,8 +107,8 @@ impl Output {
 
 /// A batch's outputs, one row-major buffer per [`Output`] (`batch x
 /// width` floats; an optional output's buffer empty for a network without
-/// its head). The
-/// gradients of a loss with respect to the outputs have the same shape.
+/// its head). The gradients of a loss with respect to the outputs have the
+/// same shape.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Outputs {
     /// `[batch, 252]` policy logits.
