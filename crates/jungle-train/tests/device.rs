@@ -50,6 +50,7 @@ fn config() -> NetConfig {
         .with_value_hidden(16)
         .with_global_pool_every(2)
         .with_survival_head(Some(true))
+        .with_short_term_head(Some(true))
         .with_tactical_planes(Some(true))
 }
 
@@ -187,6 +188,7 @@ fn batch(encoding: Encoding, n: usize) -> Batch {
         size: n,
         planes: encoded(encoding, &positions),
         policy,
+        short_term_wdl: wdl.iter().rev().copied().collect(),
         wdl,
         moves_left: (0..n).map(|i| (i % 7) as f32 * 0.3).collect(),
         survival: (0..n * SURVIVAL_OUTPUTS)
@@ -215,6 +217,7 @@ fn training_steps_on_the_device_match_the_cpus_training_pass() {
             ("value", got.value, want.value),
             ("moves left", got.moves_left, want.moves_left),
             ("survival", got.survival, want.survival),
+            ("short-term", got.short_term, want.short_term),
         ] {
             assert!(
                 (a - b).abs() < 1e-3 * b.abs().max(1.0),
