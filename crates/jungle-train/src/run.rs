@@ -177,7 +177,12 @@ impl Run {
         let state_path = paths.state();
         let (state, trainer) = if state_path.exists() {
             let mut state = read_state(&paths)?;
-            let changes = state.config.changes(&config);
+            // Read the run's config as `run_config` does, over today's
+            // default: a key added since the run began (absent from its
+            // state.json) takes its default, which is no change.
+            let origin = format!("run `{name}`'s config ({})", state_path.display());
+            let saved = state.config.with_sets(&origin, &[])?;
+            let changes = saved.changes(&config);
             let refused: Vec<String> = changes
                 .iter()
                 .filter(|c| !c.is_safe_on_resume())

@@ -161,6 +161,36 @@ fn a_run_resumes_with_its_own_config_and_refuses_other_changes() {
 }
 
 #[test]
+fn a_run_from_before_a_key_existed_resumes_with_the_key_s_default() {
+    let root = root("older");
+    drop(Run::open(&root, "t", tiny(&["run.generations=1"]), true).unwrap());
+    // state.json as a binary from before `net.short_term_head` wrote it.
+    let path = RunPaths::new(&root, "t").state();
+    let mut state: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let net = state["config"]["net"].as_object_mut().unwrap();
+    assert_eq!(net.remove("short_term_head"), Some(false.into()));
+    std::fs::write(&path, serde_json::to_string(&state).unwrap()).unwrap();
+
+    let config = run_config(&root, "t", None, &["run.generations=2".to_string()]).unwrap();
+    assert_eq!(config.net.short_term_head, Some(false));
+    drop(Run::open(&root, "t", config, true).unwrap());
+    // The same with the config given again, as `--config` does.
+    drop(Run::open(&root, "t", tiny(&["run.generations=2"]), true).unwrap());
+    // A real change is still refused.
+    let Err(e) = Run::open(
+        &root,
+        "t",
+        tiny(&["run.generations=2", "experimental.short_term_head=true"]),
+        true,
+    ) else {
+        panic!("a new head was accepted on resume");
+    };
+    assert!(e.to_string().contains("net.short_term_head"), "{e}");
+    std::fs::remove_dir_all(root).unwrap();
+}
+
+#[test]
 fn a_moving_average_is_checkpointed_and_a_resumed_run_trains_on_the_raw_weights() {
     let tensors = |prefix: &Path| {
         let ck = jungle_net::load_checkpoint(prefix, &jungle_net::cpu_device()).unwrap();
