@@ -69,7 +69,12 @@ fn bad_network_configs_and_specs_are_clear_errors() {
     );
     let stderr = init_fails("filters = -3\n");
     assert!(stderr.contains("`filters`"), "{stderr}");
-    for key in ["survival_head", "tactical_planes", "exchange_planes"] {
+    for key in [
+        "survival_head",
+        "tactical_planes",
+        "exchange_planes",
+        "short_term_head",
+    ] {
         let stderr = init_fails(&format!("{key} = 3\n"));
         assert!(
             stderr.contains(&format!("`{key}`")) && stderr.contains("true or false"),

@@ -117,6 +117,33 @@ impl NetConfig {
         }
     }
 
+    /// The optional parts by their `[net]` key, each with whether this
+    /// network has it: the one list a checkpoint's architecture check
+    /// compares and [`NetConfig::with_every_key`] fills.
+    pub fn switches(&self) -> [(&'static str, bool); 4] {
+        let encoding = self.encoding();
+        [
+            ("survival_head", self.has_survival_head()),
+            ("tactical_planes", encoding != Encoding::Base),
+            ("exchange_planes", encoding == Encoding::Exchange),
+            ("short_term_head", self.has_short_term_head()),
+        ]
+    }
+
+    /// This config with every optional key present (`Some(false)` where it
+    /// was absent, the same network): its serialised table names every key
+    /// a `[net]` table may hold, for the unknown-key check.
+    pub fn with_every_key(self) -> Self {
+        let some = |switch: Option<bool>| Some(switch == Some(true));
+        Self {
+            survival_head: some(self.survival_head),
+            tactical_planes: some(self.tactical_planes),
+            exchange_planes: some(self.exchange_planes),
+            short_term_head: some(self.short_term_head),
+            ..self
+        }
+    }
+
     /// The network's weights in two parts: those of its convolutions
     /// (each used once per square) and those of its dense layers (the
     /// global-pooling biases and the value head, used once per position).
@@ -215,6 +242,42 @@ mod tests {
             "{e}"
         );
         assert!(huge.training_bytes(128) > 1e12);
+    }
+
+    #[test]
+    fn every_key_names_each_switch_and_keeps_the_network() {
+        let older = NetConfig::new(); // a checkpoint from before the switches
+        let full = older.clone().with_every_key();
+        assert_eq!(full.switches(), older.switches());
+        assert_eq!(full.encoding(), older.encoding());
+        assert_eq!(full.parameters(), older.parameters());
+        let table = serde_json::to_value(&full).unwrap();
+        for (key, has) in full.switches() {
+            assert_eq!(
+                table.get(key),
+                Some(&serde_json::Value::Bool(false)),
+                "{key}"
+            );
+            assert!(!has, "{key}");
+        }
+        let exchange = NetConfig::new()
+            .with_tactical_planes(Some(true))
+            .with_exchange_planes(Some(true))
+            .with_short_term_head(Some(true));
+        let on: Vec<_> = exchange
+            .switches()
+            .iter()
+            .filter(|s| s.1)
+            .map(|s| s.0)
+            .collect();
+        assert_eq!(
+            on,
+            ["tactical_planes", "exchange_planes", "short_term_head"]
+        );
+        assert_eq!(
+            exchange.clone().with_every_key(),
+            exchange.with_survival_head(Some(false))
+        );
     }
 
     #[test]

@@ -5,7 +5,7 @@
 
 use crate::encoding::{Encoding, POLICY_SLOTS};
 use crate::tensors::first_non_finite;
-use crate::{NetConfig, Output, PolicyValueNet};
+use crate::{NetConfig, PolicyValueNet};
 use burn::module::Module;
 use burn::tensor::Device;
 use jungle_rules::{rules_name, MixtureError, RuleMixture, RuleSet, Rules, WeightedRuleSet};
@@ -379,23 +379,7 @@ impl Checkpoint {
             .filter(|(_, h, e)| h != e)
             .map(|(k, h, e)| format!("{k} is {h}, expected {e}"))
             .collect();
-        let planes = |net: &NetConfig| {
-            let e = net.encoding();
-            [
-                ("tactical_planes", e != Encoding::Base),
-                ("exchange_planes", e == Encoding::Exchange),
-            ]
-        };
-        for ((key, h), (_, e)) in planes(have).into_iter().zip(planes(expected)) {
-            if h != e {
-                diffs.push(format!("{key} is {h}, expected {e}"));
-            }
-        }
-        for (key, head) in [
-            ("survival_head", Output::Survival),
-            ("short_term_head", Output::ShortTermWdl),
-        ] {
-            let (h, e) = (have.has_output(head), expected.has_output(head));
+        for ((key, h), (_, e)) in have.switches().into_iter().zip(expected.switches()) {
             if h != e {
                 diffs.push(format!("{key} is {h}, expected {e}"));
             }

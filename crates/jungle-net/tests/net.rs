@@ -8,7 +8,7 @@ use jungle_mcts::{EvalInput, Evaluator};
 use jungle_net::encoding::{move_slot, slot_origin, Encoding, BASE_PLANES, POLICY_SLOTS, SQUARES};
 use jungle_net::{
     cpu_device, load_checkpoint, parse_meta, save_checkpoint, CheckpointMeta, NetConfig,
-    NetEvaluator, TrainedVariant,
+    NetEvaluator, Output, PolicyValueNet, TrainedVariant,
 };
 use jungle_rules::{rules_name, Position, Rules, Square};
 
@@ -317,10 +317,7 @@ fn the_material_weight_moves_the_value_only_and_needs_the_survival_head() {
         TensorData::new(encoded, [positions.len(), planes, 9, 7]),
         &device,
     );
-    let logits = net
-        .forward_with_survival(x)
-        .1
-        .unwrap()
+    let logits = output(&net, x, Output::Survival)
         .into_data()
         .try_to_vec::<f32>()
         .unwrap();
@@ -501,9 +498,10 @@ fn the_survival_head_is_optional_and_old_checkpoints_load_without_it() {
         ),
         &device,
     );
-    let (out, survival) = net.forward_with_survival(x);
-    assert_eq!(survival.unwrap().dims(), [n, jungle_net::SURVIVAL_OUTPUTS]);
-    assert_eq!(out.policy.dims(), [n, POLICY_SLOTS]);
+    let outputs = net.forward_outputs(x);
+    let dims = |o| outputs.iter().find(|(k, _)| *k == o).unwrap().1.dims();
+    assert_eq!(dims(Output::Survival), [n, jungle_net::SURVIVAL_OUTPUTS]);
+    assert_eq!(dims(Output::Policy), [n, POLICY_SLOTS]);
     // With the head: saved, loaded, the same architecture.
     let prefix = dir.join("head");
     save_checkpoint(
@@ -623,11 +621,12 @@ fn fast_path_matches_burn_within_1e4() {
     }
     let net = burn::module::Module::valid(&net);
     let x = Tensor::<4>::from_data(TensorData::new(input.clone(), [n, planes, 9, 7]), &device);
-    let (reference, survival) = net.forward_with_survival(x);
+    let reference = net.forward(x.clone());
+    let survival = output(&net, x, Output::Survival);
     let fast = jungle_net::backend::inference::FastNet::new(&net).forward(&input, n);
     let pairs = [
         (
-            survival.unwrap().into_data().try_to_vec::<f32>().unwrap(),
+            survival.into_data().try_to_vec::<f32>().unwrap(),
             fast.survival,
         ),
         (
@@ -906,4 +905,11 @@ fn a_network_with_nan_weights_is_neither_saved_nor_loaded() {
         "{err}"
     );
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// One of the network's outputs for a batch (from burn's forward pass).
+fn output(net: &PolicyValueNet, x: Tensor<4>, wanted: Output) -> Tensor<2> {
+    let outputs = net.forward_outputs(x);
+    let found = outputs.into_iter().find(|(o, _)| *o == wanted);
+    found.expect("the network has the output").1
 }

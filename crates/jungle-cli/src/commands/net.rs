@@ -85,11 +85,7 @@ pub fn load_net_config(path: &Path) -> Result<NetConfig> {
         .with_context(|| format!("reading network config `{name}`"))?;
     let given = layers::parse(&text).with_context(|| format!("network config `{name}`"))?;
     // Every key, the optional switches included, for the unknown-key check.
-    let every_key = NetConfig::new()
-        .with_survival_head(Some(false))
-        .with_tactical_planes(Some(false))
-        .with_exchange_planes(Some(false))
-        .with_short_term_head(Some(false));
+    let every_key = NetConfig::new().with_every_key();
     let known = toml::Table::try_from(&every_key).expect("a network config serialises");
     if let Some(e) = layers::unknown_key(&given, &known) {
         bail!("network config `{name}`: {e}");

@@ -131,15 +131,12 @@ pub struct PolicyValueNet {
 impl PolicyValueNet {
     /// Runs a batch of encoded positions `[batch, planes, 9, 7]`.
     pub fn forward(&self, input: Tensor<4>) -> NetOutput {
-        self.forward_heads(input).0
-    }
-
-    /// The outputs and, if the network has the survival head, its logits
-    /// `[batch, SURVIVAL_OUTPUTS]` (for training).
-    pub fn forward_with_survival(&self, input: Tensor<4>) -> (NetOutput, Option<Tensor<2>>) {
-        let (out, hidden) = self.forward_heads(input);
-        let survival = self.survival_out.as_ref().map(|head| head.forward(hidden));
-        (out, survival)
+        let (policy, hidden) = self.policy_and_hidden(input);
+        NetOutput {
+            policy,
+            wdl: self.value_out.forward(hidden.clone()),
+            moves_left: self.moves_left_out.forward(hidden),
+        }
     }
 
     /// Whether the network has the survival head.
@@ -193,17 +190,6 @@ impl PolicyValueNet {
         let pooled = adaptive_avg_pool2d(v, [1, 1]).flatten(1, 3);
         let hidden = relu(self.value_fc.forward(pooled));
         (policy, hidden)
-    }
-
-    /// The three outputs and the value head's hidden layer.
-    fn forward_heads(&self, input: Tensor<4>) -> (NetOutput, Tensor<2>) {
-        let (policy, hidden) = self.policy_and_hidden(input);
-        let out = NetOutput {
-            policy,
-            wdl: self.value_out.forward(hidden.clone()),
-            moves_left: self.moves_left_out.forward(hidden.clone()),
-        };
-        (out, hidden)
     }
 
     /// Every output the network has ([`Output::of`]), in that order, as
