@@ -341,14 +341,21 @@ pub fn plot_probe(dir: &Path, probe: &[Series], losses: &[Series]) -> Result<(),
 struct LadderFigure<'a>(&'a [crate::ladder::LadderRun]);
 
 /// The colours of the ladder's configs, in order.
-const CONFIG_COLORS: [RGBColor; 6] = [
+const CONFIG_COLORS: [RGBColor; 10] = [
     RGBColor(31, 119, 180),
     RGBColor(214, 39, 40),
     RGBColor(44, 160, 44),
     RGBColor(148, 103, 189),
     RGBColor(255, 127, 14),
     RGBColor(23, 190, 207),
+    RGBColor(140, 86, 75),
+    RGBColor(227, 119, 194),
+    RGBColor(127, 127, 127),
+    RGBColor(188, 189, 34),
 ];
+
+/// Width of the ladder figure's key, a column right of its panels.
+const LADDER_KEY_WIDTH: u32 = 170;
 
 impl Figure for LadderFigure<'_> {
     fn draw<DB: DrawingBackend>(&self, root: DrawingArea<DB, Shift>) -> DrawResult
@@ -361,7 +368,8 @@ impl Figure for LadderFigure<'_> {
         // The ladder's rungs (1/4 to 2 hours) always in view.
         let rungs = runs.iter().map(|r| r.rung.log2()).chain([-2.0, 1.0]);
         let (x0, x1) = range(rungs, 0.1);
-        let (top, bottom) = root.split_vertically(SIZE.1 * 3 / 5);
+        let (panels, key) = root.split_horizontally(SIZE.0 - LADDER_KEY_WIDTH);
+        let (top, bottom) = panels.split_vertically(SIZE.1 * 3 / 5);
         let mut configs: Vec<&str> = runs.iter().map(|r| r.config.as_str()).collect();
         configs.dedup();
         let color = |config: &str| {
@@ -369,20 +377,19 @@ impl Figure for LadderFigure<'_> {
             CONFIG_COLORS[i % CONFIG_COLORS.len()]
         };
         type Value = fn(&LadderRun) -> Option<f64>;
-        /// A panel's lines: a name, what they plot, dashed or not.
-        type Lines<'l> = &'l [(&'l str, Value, bool)];
-        let scores: [(&str, Value, bool); 2] = [
-            (LADDER_ANCHORS[0].0, |r| r.anchors[0].score(), false),
-            (LADDER_ANCHORS[1].0, |r| r.anchors[1].score(), true),
+        /// A panel's lines: what they plot, dashed or not.
+        type Lines<'l> = &'l [(Value, bool)];
+        let scores: [(Value, bool); 2] = [
+            (|r| r.anchors[0].score(), false),
+            (|r| r.anchors[1].score(), true),
         ];
-        let probe: [(&str, Value, bool); 1] = [("", |r| Some(r.probe), false)];
+        let probe: [(Value, bool); 1] = [(|r| Some(r.probe), false)];
+        let score_caption = format!(
+            "Score against {} (solid) and {} (dashed)",
+            LADDER_ANCHORS[0].0, LADDER_ANCHORS[1].0
+        );
         let panels: [(&DrawingArea<DB, Shift>, &str, &str, Lines); 2] = [
-            (
-                &top,
-                "Score against the anchors (200 games each)",
-                "score",
-                &scores,
-            ),
+            (&top, &score_caption, "score", &scores),
             (
                 &bottom,
                 "Probe score of the final network",
@@ -395,7 +402,7 @@ impl Figure for LadderFigure<'_> {
             // 0.1 around it (its standard error is about 0.006).
             let ys = runs
                 .iter()
-                .flat_map(|r| values.iter().filter_map(move |v| (v.1)(r)));
+                .flat_map(|r| values.iter().filter_map(move |v| (v.0)(r)));
             let (y0, y1) = if values.len() > 1 {
                 (0.0, 1.0)
             } else {
@@ -417,25 +424,14 @@ impl Figure for LadderFigure<'_> {
                 .x_labels(5)
                 .x_label_formatter(&|x| format!("{}", 2f64.powf(*x)))
                 .draw()?;
-            for &(name, value, dashed) in values {
+            for &(value, dashed) in values {
                 for (config, means) in means_by_rung(runs, value) {
                     let c = color(&config);
                     let line = means.iter().map(|&(rung, m)| (rung.log2(), m));
-                    let label = if name.is_empty() {
-                        config.clone()
-                    } else {
-                        format!("{config} vs {name}")
-                    };
                     if dashed {
-                        chart
-                            .draw_series(DashedLineSeries::new(line, 8, 5, c.stroke_width(2)))?
-                            .label(label)
-                            .legend(move |(a, b)| PathElement::new([(a, b), (a + 16, b)], c));
+                        chart.draw_series(DashedLineSeries::new(line, 8, 5, c.stroke_width(2)))?;
                     } else {
-                        chart
-                            .draw_series(LineSeries::new(line, c.stroke_width(2)))?
-                            .label(label)
-                            .legend(move |(a, b)| PathElement::new([(a, b), (a + 16, b)], c));
+                        chart.draw_series(LineSeries::new(line, c.stroke_width(2)))?;
                     }
                     chart.draw_series(
                         runs.iter()
@@ -445,7 +441,19 @@ impl Figure for LadderFigure<'_> {
                     )?;
                 }
             }
-            legend(&mut chart, SeriesLabelPosition::LowerRight)?;
+        }
+        // The key: one colour per config, the same in both panels.
+        key.draw(&Text::new("config", (12, 40), ("sans-serif", 16)))?;
+        for (i, config) in configs.iter().enumerate() {
+            let y = 70 + 22 * i as i32;
+            let c = color(config);
+            key.draw(&PathElement::new([(12, y), (36, y)], c.stroke_width(3)))?;
+            key.draw(&Circle::new((24, y), 4, c.filled()))?;
+            key.draw(&Text::new(
+                config.to_string(),
+                (44, y - 8),
+                ("sans-serif", 15),
+            ))?;
         }
         root.present()?;
         Ok(())
@@ -538,5 +546,43 @@ mod tests {
         let without = texts(&without);
         assert!(without.contains(&"value"), "{without:?}");
         assert!(!without.iter().any(|t| t.contains("constant guess")));
+    }
+
+    #[test]
+    fn the_ladder_key_names_each_config_once_beside_the_panels() {
+        use crate::ladder::{LadderRun, Tally};
+        let run = |config: &str, rung: f64, probe: f64| LadderRun {
+            config: config.to_string(),
+            rung,
+            seed: 0,
+            samples: 1000,
+            plies: 700,
+            probe,
+            anchors: [
+                Tally {
+                    wins: 60,
+                    draws: 30,
+                    losses: 10,
+                },
+                Tally::default(),
+            ],
+        };
+        let runs = [
+            run("td0.9", 0.25, 0.70),
+            run("td0.9", 0.5, 0.75),
+            run("zz-wide", 0.25, 0.72),
+        ];
+        let dir = std::env::temp_dir().join(format!("jungle-plots-ladder-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        plot_ladder(&dir, "ladder", &runs).unwrap();
+        assert!(dir.join("ladder.png").is_file());
+        let svg = std::fs::read_to_string(dir.join("ladder.svg")).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+        let texts = texts(&svg);
+        for config in ["td0.9", "zz-wide"] {
+            let n = texts.iter().filter(|t| **t == config).count();
+            assert_eq!(n, 1, "{config} in {texts:?}");
+        }
+        assert!(texts.iter().any(|t| t.contains("alphabeta:4 (solid)")));
     }
 }
