@@ -699,7 +699,13 @@ mod tests {
         assert!(default.run.minutes > 0.0);
         assert_eq!(
             default.eval.anchors,
-            ["random", "greedy", "alphabeta:2", "alphabeta:4"]
+            [
+                "random",
+                "greedy",
+                "alphabeta:2",
+                "alphabeta:4",
+                "alphabeta:6"
+            ]
         );
         let tiny = TrainConfig::from_toml(TINY_CONFIG, "tiny").unwrap();
         assert_eq!(tiny.run.generations, 2);
