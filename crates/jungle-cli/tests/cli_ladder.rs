@@ -28,6 +28,15 @@ fn the_committed_records_give_the_published_rung() {
             .any(|l| l.starts_with("base,0.25,0,725120,489157,0.582") && l.contains(",0.6000,")),
         "{csv}"
     );
+    // The last column, the estimated compute: the 4x48 trunk costs about
+    // 2.1 times the 4x32 a position (docs/compute-ladder.md), at the same
+    // samples and nearly the same plies.
+    let compute = |prefix: &str| -> f64 {
+        let line = csv.lines().find(|l| l.starts_with(prefix)).unwrap();
+        line.rsplit(',').next().unwrap().parse().unwrap()
+    };
+    let ratio = compute("w48,0.5,0,") / compute("td0.9,0.5,0,");
+    assert!((2.0..2.3).contains(&ratio), "{ratio}");
     for ext in ["png", "svg"] {
         assert!(dir.join(format!("ladder.{ext}")).is_file());
     }
@@ -43,7 +52,12 @@ fn write(path: &Path, text: &str) {
 #[test]
 fn a_misnamed_folder_or_a_damaged_record_is_named() {
     let dir = temp_dir("ladder-bad");
-    let state = r#"{"samples_seen": 100, "selfplay": [{"plies": 40}, {"plies": 2}]}"#;
+    // The 4x32 network of the default config; 36 simulations a move.
+    let config = r#"{"net": {"blocks": 4, "filters": 32, "global_pool_every": 0, "policy_filters": 32, "value_filters": 32, "value_hidden": 64, "survival_head": true, "tactical_planes": true}, "selfplay": {"full_simulations": 96, "cheap_simulations": 16, "full_search_fraction": 0.25}}"#;
+    let state = format!(
+        r#"{{"samples_seen": 100, "selfplay": [{{"plies": 40}}, {{"plies": 2}}], "config": {config}}}"#
+    );
+    let state = state.as_str();
     let probe =
         r#"[{"kind": "network", "metrics": {"metrics": {"probe_score": {"all": {"mean": 0.5}}}}}]"#;
     // Ten games a file: 3 won, 2 drawn, 5 lost, the net on either side;
@@ -83,9 +97,30 @@ fn a_misnamed_folder_or_a_damaged_record_is_named() {
     let csv = std::fs::read_to_string(dir.join("out/ladder.csv")).unwrap();
     // Two matches of 10 games pooled: 6-4-10, 0.4; none against alphabeta:4.
     assert!(
-        csv.contains("\nbase,0.5,1,100,42,0.5000,,0.4000,0,20\n"),
+        csv.contains("\nbase,0.5,1,100,42,0.5000,,0.4000,0,20,"),
         "{csv}"
     );
+
+    // A state without its config, or with an impossible network, is named.
+    write(
+        &dir.join("records/base/0.5h-s1/state.json"),
+        r#"{"samples_seen": 100, "selfplay": []}"#,
+    );
+    let (ok, _, stderr) = run();
+    assert!(
+        !ok && stderr.contains("state.json") && stderr.contains("config"),
+        "{stderr}"
+    );
+    write(
+        &dir.join("records/base/0.5h-s1/state.json"),
+        &state.replace(r#""filters": 32"#, r#""filters": 0"#),
+    );
+    let (ok, _, stderr) = run();
+    assert!(
+        !ok && stderr.contains("state.json") && stderr.contains("filters"),
+        "{stderr}"
+    );
+    write(&dir.join("records/base/0.5h-s1/state.json"), state);
 
     write(&dir.join("records/base/0.5h-s1/probe.json"), "[]");
     let (ok, _, stderr) = run();

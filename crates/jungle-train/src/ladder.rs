@@ -8,7 +8,12 @@
 //! probe CKPT --json`) and any number of `games-*.jsonl` (`jungle arena
 //! --a NET --b ANCHOR ... --record FILE`: one line per game), every game
 //! pooled by the anchor it was played against.
+//!
+//! Each run's compute is estimated from the same records
+//! ([`estimated_pflop`]), so that a config that spends more a sample (a
+//! wider network, more self-play a sample) sits where its compute puts it.
 
+use jungle_net::NetConfig;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -97,6 +102,8 @@ pub struct LadderRun {
     pub plies: u64,
     /// The probe's score of the final network on the whole suite.
     pub probe: f64,
+    /// The run's compute in PFLOP ([`estimated_pflop`]).
+    pub compute_pflop: f64,
     /// Games against each of [`LADDER_ANCHORS`], in order (empty tallies
     /// for those not played yet).
     pub anchors: [Tally; LADDER_ANCHORS.len()],
@@ -108,6 +115,44 @@ struct StateRecord {
     samples_seen: u64,
     #[serde(default)]
     selfplay: Vec<SelfPlayGames>,
+    config: ConfigRecord,
+}
+
+/// What the ladder reads of the run's config (`state.json`'s `config`).
+#[derive(Deserialize)]
+struct ConfigRecord {
+    net: NetConfig,
+    selfplay: SearchesRecord,
+}
+
+/// The self-play searches' sizes (`[selfplay]`).
+#[derive(Deserialize)]
+struct SearchesRecord {
+    full_simulations: u32,
+    cheap_simulations: u32,
+    full_search_fraction: f64,
+}
+
+impl SearchesRecord {
+    /// Simulations a self-play move, on average.
+    fn simulations_per_ply(&self) -> f64 {
+        let full = self.full_search_fraction;
+        full * f64::from(self.full_simulations) + (1.0 - full) * f64::from(self.cheap_simulations)
+    }
+}
+
+/// A training run's compute in PFLOP (10^15 floating-point operations),
+/// estimated from what it did: each self-play move's search at its mean
+/// simulations (`simulations_per_ply`), one evaluation of the network a
+/// simulation, and each sample trained a forward and a backward pass
+/// (three evaluations' work), every evaluation at the network's
+/// [`NetConfig::flops_per_position`]. The same estimate for every config:
+/// it counts the self-play evaluations that the tree kept from the move
+/// before and the evaluation cache save (an upper bound on them), and
+/// leaves out the evaluation games and probes, which teach nothing.
+pub fn estimated_pflop(net: &NetConfig, simulations_per_ply: f64, plies: u64, samples: u64) -> f64 {
+    let evaluations = plies as f64 * simulations_per_ply + 3.0 * samples as f64;
+    evaluations * net.flops_per_position() / 1e15
 }
 
 #[derive(Deserialize)]
@@ -211,7 +256,14 @@ fn read_run(config: &str, folder: &Path) -> Result<LadderRun, LadderError> {
             "expected a run folder named RUNGh-sSEED, for example 0.25h-s0",
         )
     })?;
-    let state: StateRecord = read_json(&folder.join(crate::layout::STATE_FILE))?;
+    let state_path = folder.join(crate::layout::STATE_FILE);
+    let state: StateRecord = read_json(&state_path)?;
+    state
+        .config
+        .net
+        .validate()
+        .map_err(|e| record(&state_path, format!("config.net: {e}")))?;
+    let plies = state.selfplay.iter().map(|g| g.plies).sum();
     let mut anchors = [Tally::default(); LADDER_ANCHORS.len()];
     for path in entries(folder)? {
         let file = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
@@ -224,8 +276,14 @@ fn read_run(config: &str, folder: &Path) -> Result<LadderRun, LadderError> {
         rung,
         seed,
         samples: state.samples_seen,
-        plies: state.selfplay.iter().map(|g| g.plies).sum(),
+        plies,
         probe: probe_score(&folder.join("probe.json"))?,
+        compute_pflop: estimated_pflop(
+            &state.config.net,
+            state.config.selfplay.simulations_per_ply(),
+            plies,
+            state.samples_seen,
+        ),
         anchors,
     })
 }
@@ -265,8 +323,8 @@ pub fn read_ladder(dir: &Path) -> Result<Vec<LadderRun>, LadderError> {
 }
 
 /// The table as CSV: `config, rung, seed, samples, plies, probe`, then one
-/// score column per anchor (empty where no game was played), then the
-/// games behind each score.
+/// score column per anchor (empty where no game was played), the games
+/// behind each score, and the run's estimated compute (`compute_pflop`).
 pub fn ladder_csv(runs: &[LadderRun]) -> String {
     let mut out = String::from("config,rung,seed,samples,plies,probe");
     for (_, column) in LADDER_ANCHORS {
@@ -276,7 +334,7 @@ pub fn ladder_csv(runs: &[LadderRun]) -> String {
     for (_, column) in LADDER_ANCHORS {
         out.push_str(&format!(",{}", column.replace("score_", "games_")));
     }
-    out.push('\n');
+    out.push_str(",compute_pflop\n");
     for r in runs {
         out.push_str(&format!(
             "{},{},{},{},{},{:.4}",
@@ -291,34 +349,60 @@ pub fn ladder_csv(runs: &[LadderRun]) -> String {
         for t in &r.anchors {
             out.push_str(&format!(",{}", t.games()));
         }
-        out.push('\n');
+        out.push_str(&format!(",{:.4}\n", r.compute_pflop));
     }
     out
 }
 
-/// The mean over seeds of each config's runs at each rung: `(config,
-/// [(rung, mean of value)])`, leaving out runs where `value` is `None`.
+/// One config's runs at one rung, averaged over their seeds.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RungMean {
+    /// The rung (hour-equivalents).
+    pub rung: f64,
+    /// The mean of the runs' estimated compute (PFLOP).
+    pub compute_pflop: f64,
+    /// The mean of the value.
+    pub value: f64,
+}
+
+/// The mean over seeds of each config's runs at each rung, by rung:
+/// `(config, means)`, leaving out runs where `value` is `None`.
 pub fn means_by_rung(
     runs: &[LadderRun],
     value: impl Fn(&LadderRun) -> Option<f64>,
-) -> Vec<(String, Vec<(f64, f64)>)> {
-    let mut by_config: BTreeMap<&str, Vec<(f64, f64, u32)>> = BTreeMap::new();
+) -> Vec<(String, Vec<RungMean>)> {
+    let mut by_config: BTreeMap<&str, Vec<(RungMean, u32)>> = BTreeMap::new();
     for r in runs {
         let Some(v) = value(r) else { continue };
         let points = by_config.entry(&r.config).or_default();
-        match points.iter_mut().find(|p| p.0 == r.rung) {
-            Some(p) => {
-                p.1 += v;
-                p.2 += 1;
+        match points.iter_mut().find(|p| p.0.rung == r.rung) {
+            Some((sum, n)) => {
+                sum.compute_pflop += r.compute_pflop;
+                sum.value += v;
+                *n += 1;
             }
-            None => points.push((r.rung, v, 1)),
+            None => points.push((
+                RungMean {
+                    rung: r.rung,
+                    compute_pflop: r.compute_pflop,
+                    value: v,
+                },
+                1,
+            )),
         }
     }
     by_config
         .into_iter()
         .map(|(config, mut points)| {
-            points.sort_by(|a, b| a.0.total_cmp(&b.0));
-            let means = points.iter().map(|p| (p.0, p.1 / p.2 as f64)).collect();
+            points.sort_by(|a, b| a.0.rung.total_cmp(&b.0.rung));
+            let means = points
+                .iter()
+                .map(|(sum, n)| RungMean {
+                    rung: sum.rung,
+                    compute_pflop: sum.compute_pflop / f64::from(*n),
+                    value: sum.value / f64::from(*n),
+                })
+                .collect();
             (config.to_string(), means)
         })
         .collect()
@@ -347,6 +431,7 @@ mod tests {
             samples: 1000,
             plies: 2000,
             probe,
+            compute_pflop: rung,
             anchors: [ab4, Tally::default()],
         }
     }
@@ -363,30 +448,58 @@ mod tests {
         let mut lines = csv.lines();
         assert_eq!(
             lines.next(),
-            Some("config,rung,seed,samples,plies,probe,score_alphabeta4,score_alphabeta6,games_alphabeta4,games_alphabeta6")
+            Some("config,rung,seed,samples,plies,probe,score_alphabeta4,score_alphabeta6,games_alphabeta4,games_alphabeta6,compute_pflop")
         );
         assert_eq!(
             lines.next(),
-            Some("base,0.25,0,1000,2000,0.5821,0.6000,,200,0")
+            Some("base,0.25,0,1000,2000,0.5821,0.6000,,200,0,0.2500")
         );
     }
 
     #[test]
     fn means_are_over_seeds_at_each_rung() {
         let none = Tally::default();
-        let runs = [
+        let mut runs = [
             run("base", 0.5, 0, 0.6, none),
             run("base", 0.25, 0, 0.5, none),
             run("base", 0.25, 1, 0.6, none),
             run("wide", 0.25, 0, 0.7, none),
         ];
+        runs[2].compute_pflop = 0.35;
         let means = means_by_rung(&runs, |r| Some(r.probe));
         assert_eq!(means.len(), 2);
         assert_eq!(means[0].0, "base");
         assert_eq!(means[0].1.len(), 2);
-        assert!((means[0].1[0].1 - 0.55).abs() < 1e-12 && means[0].1[0].0 == 0.25);
-        assert_eq!(means[0].1[1], (0.5, 0.6));
-        assert_eq!(means[1], ("wide".to_string(), vec![(0.25, 0.7)]));
+        let quarter = means[0].1[0];
+        assert_eq!(quarter.rung, 0.25);
+        assert!((quarter.value - 0.55).abs() < 1e-12);
+        assert!((quarter.compute_pflop - 0.3).abs() < 1e-12);
+        let mean = |rung, compute_pflop, value| RungMean {
+            rung,
+            compute_pflop,
+            value,
+        };
+        assert_eq!(means[0].1[1], mean(0.5, 0.5, 0.6));
+        assert_eq!(means[1], ("wide".to_string(), vec![mean(0.25, 0.25, 0.7)]));
         assert!(means_by_rung(&runs, |r| r.anchors[0].score()).is_empty());
+    }
+
+    #[test]
+    fn compute_counts_self_play_simulations_and_three_passes_a_sample() {
+        let net = NetConfig::new().with_blocks(4).with_filters(32);
+        let f = net.flops_per_position();
+        // 1,000 plies at 36 simulations and 500 samples trained: 37,500
+        // evaluations of the network.
+        let pflop = estimated_pflop(&net, 36.0, 1000, 500);
+        assert!((pflop * 1e15 / f - 37_500.0).abs() < 1e-6, "{pflop}");
+        let searches = SearchesRecord {
+            full_simulations: 96,
+            cheap_simulations: 16,
+            full_search_fraction: 0.25,
+        };
+        assert_eq!(searches.simulations_per_ply(), 36.0);
+        // A wider trunk costs more a position, so more a run.
+        let wide = net.clone().with_filters(48);
+        assert!(estimated_pflop(&wide, 36.0, 1000, 500) > 2.0 * pflop);
     }
 }

@@ -336,8 +336,9 @@ pub fn plot_probe(dir: &Path, probe: &[Series], losses: &[Series]) -> Result<(),
 
 /// The compute ladder: for each config (a colour), the score against each
 /// ladder anchor (top panel: `alphabeta:4` solid, `alphabeta:6` dashed)
-/// and the probe's score (bottom panel) against the budget in hours on a
-/// log-2 axis; each seed a dot, the mean over seeds a line.
+/// and the probe's score (bottom panel) against the run's estimated compute
+/// on a log-2 axis ([`crate::ladder::estimated_pflop`]); each seed a dot,
+/// the mean over seeds at each rung a line.
 struct LadderFigure<'a>(&'a [crate::ladder::LadderRun]);
 
 /// The colours of the ladder's configs, in order.
@@ -365,9 +366,14 @@ impl Figure for LadderFigure<'_> {
         use crate::ladder::{means_by_rung, LadderRun, LADDER_ANCHORS};
         root.fill(&WHITE)?;
         let runs = self.0;
-        // The ladder's rungs (1/4 to 2 hours) always in view.
-        let rungs = runs.iter().map(|r| r.rung.log2()).chain([-2.0, 1.0]);
-        let (x0, x1) = range(rungs, 0.1);
+        let lowest = runs
+            .iter()
+            .map(|r| r.compute_pflop)
+            .fold(f64::INFINITY, f64::min);
+        let highest = runs.iter().map(|r| r.compute_pflop).fold(0.0, f64::max);
+        // A fifth of a doubling on either side (a run of no compute,
+        // possible only in a hand-made record, keeps the axis positive).
+        let (x0, x1) = (lowest.max(1e-9) * 0.87, highest.max(1e-9) * 1.15);
         let (panels, key) = root.split_horizontally(SIZE.0 - LADDER_KEY_WIDTH);
         let (top, bottom) = panels.split_vertically(SIZE.1 * 3 / 5);
         let mut configs: Vec<&str> = runs.iter().map(|r| r.config.as_str()).collect();
@@ -416,18 +422,18 @@ impl Figure for LadderFigure<'_> {
                 .margin(10)
                 .x_label_area_size(36)
                 .y_label_area_size(60)
-                .build_cartesian_2d(x0..x1, y0..y1)?;
+                .build_cartesian_2d((x0..x1).log_scale().base(2.0), y0..y1)?;
             chart
                 .configure_mesh()
-                .x_desc("budget (hours of the 2-core reference machine, log scale)")
+                .x_desc("compute (PFLOP, estimated: self-play's searches and training; log scale)")
                 .y_desc(y_desc)
-                .x_labels(5)
-                .x_label_formatter(&|x| format!("{}", 2f64.powf(*x)))
+                .x_labels(8)
+                .x_label_formatter(&|x| format!("{x}"))
                 .draw()?;
             for &(value, dashed) in values {
                 for (config, means) in means_by_rung(runs, value) {
                     let c = color(&config);
-                    let line = means.iter().map(|&(rung, m)| (rung.log2(), m));
+                    let line = means.iter().map(|m| (m.compute_pflop, m.value));
                     if dashed {
                         chart.draw_series(DashedLineSeries::new(line, 8, 5, c.stroke_width(2)))?;
                     } else {
@@ -436,7 +442,7 @@ impl Figure for LadderFigure<'_> {
                     chart.draw_series(
                         runs.iter()
                             .filter(|r| r.config == config)
-                            .filter_map(|r| Some((r.rung.log2(), value(r)?)))
+                            .filter_map(|r| Some((r.compute_pflop, value(r)?)))
                             .map(|p| Circle::new(p, 4, c.filled())),
                     )?;
                 }
@@ -551,13 +557,14 @@ mod tests {
     #[test]
     fn the_ladder_key_names_each_config_once_beside_the_panels() {
         use crate::ladder::{LadderRun, Tally};
-        let run = |config: &str, rung: f64, probe: f64| LadderRun {
+        let run = |config: &str, rung: f64, probe: f64, compute_pflop: f64| LadderRun {
             config: config.to_string(),
             rung,
             seed: 0,
             samples: 1000,
             plies: 700,
             probe,
+            compute_pflop,
             anchors: [
                 Tally {
                     wins: 60,
@@ -568,9 +575,9 @@ mod tests {
             ],
         };
         let runs = [
-            run("td0.9", 0.25, 0.70),
-            run("td0.9", 0.5, 0.75),
-            run("zz-wide", 0.25, 0.72),
+            run("td0.9", 0.25, 0.70, 0.2),
+            run("td0.9", 0.5, 0.75, 0.4),
+            run("zz-wide", 0.25, 0.72, 0.45),
         ];
         let dir = std::env::temp_dir().join(format!("jungle-plots-ladder-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
@@ -584,5 +591,10 @@ mod tests {
             assert_eq!(n, 1, "{config} in {texts:?}");
         }
         assert!(texts.iter().any(|t| t.contains("alphabeta:4 (solid)")));
+        // Compute on a log-2 axis: ticks at its powers of two.
+        assert!(texts.iter().any(|t| t.starts_with("compute (PFLOP")));
+        for tick in ["0.25", "0.5"] {
+            assert!(texts.contains(&tick), "{tick} in {texts:?}");
+        }
     }
 }

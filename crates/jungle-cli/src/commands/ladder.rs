@@ -43,12 +43,13 @@ pub fn run(args: &LadderArgs) -> Result<()> {
         .with_context(|| format!("writing {}", csv.display()))?;
     plot_ladder(&dir, stem, &runs)?;
     println!(
-        "{:<10} {:>6} {:>4} {:>10} {:>10} {:>6} {:>16} {:>16}",
+        "{:<10} {:>6} {:>4} {:>10} {:>10} {:>6} {:>6} {:>16} {:>16}",
         "config",
         "rung",
         "seed",
         "samples",
         "plies",
+        "PFLOP",
         "probe",
         LADDER_ANCHORS[0].0,
         LADDER_ANCHORS[1].0
@@ -59,12 +60,13 @@ pub fn run(args: &LadderArgs) -> Result<()> {
             None => "-".to_string(),
         };
         println!(
-            "{:<10} {:>5}h {:>4} {:>10} {:>10} {:>6.3} {:>16} {:>16}",
+            "{:<10} {:>5}h {:>4} {:>10} {:>10} {:>6.2} {:>6.3} {:>16} {:>16}",
             r.config,
             r.rung,
             r.seed,
             r.samples,
             r.plies,
+            r.compute_pflop,
             r.probe,
             score(0),
             score(1)
