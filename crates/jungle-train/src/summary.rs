@@ -57,6 +57,12 @@ impl Third {
     pub fn mean_plies(&self) -> f64 {
         self.plies as f64 / self.games.max(1) as f64
     }
+
+    /// No generation ended in this third (a run of one or two
+    /// generations, or one whose time went to a single long generation).
+    pub fn is_empty(&self) -> bool {
+        self.generations == (0, 0) && self.games == 0
+    }
 }
 
 /// The run's generations split in three by the run time at which each
@@ -148,6 +154,10 @@ pub fn thirds_table(thirds: &[Third; 3]) -> String {
         "third  generations   games  drawn  repetition  plies  value loss  constant guess  policy loss  weights\n",
     );
     for (name, t) in ["first", "middle", "last"].iter().zip(thirds) {
+        if t.is_empty() {
+            out += &format!("{name:<6} no generation ended in this third\n");
+            continue;
+        }
         out += &format!(
             "{:<6} {:>5}-{:<5} {:>7} {:>5.1}% {:>10} {:>6.0} {:>11.3} {:>15} {:>12.3} {:>8}\n",
             name,
@@ -302,6 +312,14 @@ mod tests {
         // Generation 2's alone.
         assert!((first.value_baseline.unwrap() - 0.85).abs() < 1e-6);
         assert_eq!(middle.games, 0);
+        assert!(middle.is_empty() && !first.is_empty());
+        // No row of zeros for the empty third: it says it has none.
+        let table = thirds_table(&thirds(&s));
+        let middle_line = table.lines().nth(2).unwrap();
+        assert_eq!(
+            middle_line, "middle no generation ended in this third",
+            "{table}"
+        );
         assert!((last.value_baseline.unwrap() - 0.95).abs() < 1e-6);
         s.losses[1].value_baseline = None;
         let [first, ..] = thirds(&s);
