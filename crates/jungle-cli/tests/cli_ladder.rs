@@ -120,6 +120,18 @@ fn a_misnamed_folder_or_a_damaged_record_is_named() {
         !ok && stderr.contains("state.json") && stderr.contains("filters"),
         "{stderr}"
     );
+    write(
+        &dir.join("records/base/0.5h-s1/state.json"),
+        &state.replace(
+            r#""full_search_fraction": 0.25"#,
+            r#""full_search_fraction": -1"#,
+        ),
+    );
+    let (ok, _, stderr) = run();
+    assert!(
+        !ok && stderr.contains("state.json") && stderr.contains("full_search_fraction -1"),
+        "{stderr}"
+    );
     write(&dir.join("records/base/0.5h-s1/state.json"), state);
 
     write(&dir.join("records/base/0.5h-s1/probe.json"), "[]");

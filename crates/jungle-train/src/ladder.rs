@@ -263,6 +263,13 @@ fn read_run(config: &str, folder: &Path) -> Result<LadderRun, LadderError> {
         .net
         .validate()
         .map_err(|e| record(&state_path, format!("config.net: {e}")))?;
+    let fraction = state.config.selfplay.full_search_fraction;
+    if !(0.0..=1.0).contains(&fraction) {
+        return Err(record(
+            &state_path,
+            format!("config.selfplay.full_search_fraction {fraction}: expected 0 to 1"),
+        ));
+    }
     let plies = state.selfplay.iter().map(|g| g.plies).sum();
     let mut anchors = [Tally::default(); LADDER_ANCHORS.len()];
     for path in entries(folder)? {
