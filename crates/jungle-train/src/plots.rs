@@ -342,7 +342,7 @@ pub fn plot_probe(dir: &Path, probe: &[Series], losses: &[Series]) -> Result<(),
 struct LadderFigure<'a>(&'a [crate::ladder::LadderRun]);
 
 /// The colours of the ladder's configs, in order.
-const CONFIG_COLORS: [RGBColor; 10] = [
+const CONFIG_COLORS: [RGBColor; 14] = [
     RGBColor(31, 119, 180),
     RGBColor(214, 39, 40),
     RGBColor(44, 160, 44),
@@ -353,6 +353,10 @@ const CONFIG_COLORS: [RGBColor; 10] = [
     RGBColor(227, 119, 194),
     RGBColor(127, 127, 127),
     RGBColor(188, 189, 34),
+    RGBColor(0, 0, 0),
+    RGBColor(0, 100, 100),
+    RGBColor(128, 0, 0),
+    RGBColor(0, 0, 128),
 ];
 
 /// Width of the ladder figure's key, a column right of its panels.
@@ -591,6 +595,10 @@ mod tests {
             assert_eq!(n, 1, "{config} in {texts:?}");
         }
         assert!(texts.iter().any(|t| t.contains("alphabeta:4 (solid)")));
+        // Fourteen configs before a colour repeats (the ladder has 11).
+        for (i, a) in CONFIG_COLORS.iter().enumerate() {
+            assert!(!CONFIG_COLORS[i + 1..].contains(a), "{a:?}");
+        }
         // Compute on a log-2 axis: ticks at its powers of two.
         assert!(texts.iter().any(|t| t.starts_with("compute (PFLOP")));
         for tick in ["0.25", "0.5"] {
