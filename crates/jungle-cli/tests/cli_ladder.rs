@@ -101,38 +101,32 @@ fn a_misnamed_folder_or_a_damaged_record_is_named() {
         "{csv}"
     );
 
-    // A state without its config, or with an impossible network, is named.
-    write(
-        &dir.join("records/base/0.5h-s1/state.json"),
-        r#"{"samples_seen": 100, "selfplay": []}"#,
-    );
-    let (ok, _, stderr) = run();
-    assert!(
-        !ok && stderr.contains("state.json") && stderr.contains("config"),
-        "{stderr}"
-    );
-    write(
-        &dir.join("records/base/0.5h-s1/state.json"),
-        &state.replace(r#""filters": 32"#, r#""filters": 0"#),
-    );
-    let (ok, _, stderr) = run();
-    assert!(
-        !ok && stderr.contains("state.json") && stderr.contains("filters"),
-        "{stderr}"
-    );
-    write(
-        &dir.join("records/base/0.5h-s1/state.json"),
-        &state.replace(
-            r#""full_search_fraction": 0.25"#,
-            r#""full_search_fraction": -1"#,
+    // A state without its config, with an impossible network or with a
+    // share of full searches outside 0 to 1 is named.
+    let state_path = dir.join("records/base/0.5h-s1/state.json");
+    let without_config = r#"{"samples_seen": 100, "selfplay": []}"#.to_string();
+    for (bad, needle) in [
+        (without_config, "config"),
+        (
+            state.replace(r#""filters": 32"#, r#""filters": 0"#),
+            "filters",
         ),
-    );
-    let (ok, _, stderr) = run();
-    assert!(
-        !ok && stderr.contains("state.json") && stderr.contains("full_search_fraction -1"),
-        "{stderr}"
-    );
-    write(&dir.join("records/base/0.5h-s1/state.json"), state);
+        (
+            state.replace(
+                r#""full_search_fraction": 0.25"#,
+                r#""full_search_fraction": -1"#,
+            ),
+            "full_search_fraction -1",
+        ),
+    ] {
+        write(&state_path, &bad);
+        let (ok, _, stderr) = run();
+        assert!(
+            !ok && stderr.contains("state.json") && stderr.contains(needle),
+            "{needle}: {stderr}"
+        );
+    }
+    write(&state_path, state);
 
     write(&dir.join("records/base/0.5h-s1/probe.json"), "[]");
     let (ok, _, stderr) = run();
