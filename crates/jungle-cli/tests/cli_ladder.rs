@@ -41,6 +41,18 @@ fn the_committed_records_give_the_published_rung() {
         assert!(dir.join(format!("ladder.{ext}")).is_file());
     }
     assert!(stdout.contains("0.600 (200)"), "{stdout}");
+    // The in-run probes by share of the samples: experiments/ladder/
+    // README.md's table for the 2 h rung's seed 0 (mean of four, probe /
+    // value log-loss / top-1): 0.704 / 0.980 / 0.720 at 20%, 0.799 /
+    // 1.064 / 0.771 at the end (to four places here).
+    let in_run = std::fs::read_to_string(dir.join("ladder-in-run.csv")).unwrap();
+    let row = in_run
+        .lines()
+        .find(|l| l.starts_with("td0.9,2,0,"))
+        .unwrap_or_else(|| panic!("{in_run}"));
+    assert!(row.starts_with("td0.9,2,0,0.7036,0.9804,0.7195,"), "{row}");
+    assert!(row.ends_with(",0.7990,1.0642,0.7715"), "{row}");
+    assert!(stdout.contains("0.704/0.980/0.720"), "{stdout}");
     std::fs::remove_dir_all(dir).unwrap();
 }
 
@@ -53,7 +65,7 @@ fn write(path: &Path, text: &str) {
 fn a_misnamed_folder_or_a_damaged_record_is_named() {
     let dir = temp_dir("ladder-bad");
     // The 4x32 network of the default config; 36 simulations a move.
-    let config = r#"{"net": {"blocks": 4, "filters": 32, "global_pool_every": 0, "policy_filters": 32, "value_filters": 32, "value_hidden": 64, "survival_head": true, "tactical_planes": true}, "selfplay": {"full_simulations": 96, "cheap_simulations": 16, "full_search_fraction": 0.25}}"#;
+    let config = r#"{"net": {"blocks": 4, "filters": 32, "global_pool_every": 0, "policy_filters": 32, "value_filters": 32, "value_hidden": 64, "survival_head": true, "tactical_planes": true}, "selfplay": {"full_simulations": 96, "cheap_simulations": 16, "full_search_fraction": 0.25}, "train": {"batch_size": 128}}"#;
     let state = format!(
         r#"{{"samples_seen": 100, "selfplay": [{{"plies": 40}}, {{"plies": 2}}], "config": {config}}}"#
     );
@@ -110,6 +122,10 @@ fn a_misnamed_folder_or_a_damaged_record_is_named() {
         (
             state.replace(r#""filters": 32"#, r#""filters": 0"#),
             "filters",
+        ),
+        (
+            state.replace(r#", "train": {"batch_size": 128}"#, ""),
+            "train",
         ),
         (
             state.replace(

@@ -24,6 +24,15 @@ pub const LADDER_ANCHORS: [(&str, &str); 2] = [
     ("alphabeta:6", "score_alphabeta6"),
 ];
 
+/// The shares of a run's samples at which the ladder reads its in-run
+/// probe: a fifth, about a third, half, just before the default schedule's
+/// first drop (70%) and the end.
+pub const IN_RUN_SHARES: [f64; 5] = [0.2, 0.35, 0.5, 0.69, 1.0];
+
+/// In-run probes averaged at each share: one probe of the fixed sixth of
+/// the suite spreads by about 0.012, the mean of four by about 0.006.
+pub const IN_RUN_PROBES: usize = 4;
+
 /// The largest record the ladder reads (a run's `state.json` is about
 /// 100 KB; an arena result with every game's moves about 500 KB).
 pub const MAX_RECORD_BYTES: u64 = 64 << 20;
@@ -107,6 +116,63 @@ pub struct LadderRun {
     /// Games against each of [`LADDER_ANCHORS`], in order (empty tallies
     /// for those not played yet).
     pub anchors: [Tally; LADDER_ANCHORS.len()],
+    /// The in-run probe at each of [`IN_RUN_SHARES`] ([`in_run_probe`]).
+    pub in_run: [Option<InRunProbe>; IN_RUN_SHARES.len()],
+}
+
+/// The mean of a run's last in-run probes up to a share of its samples.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct InRunProbe {
+    /// The probe's score.
+    pub score: f64,
+    /// The value head's log-loss.
+    pub value_logloss: f64,
+    /// The share of positions whose prior's top move is a good one.
+    pub policy_top1: f64,
+}
+
+/// One in-run probe of `state.json`'s `probes` (`[eval] probe_every`).
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq)]
+pub struct ProbeLine {
+    /// The step of the checkpoint probed.
+    pub step: u64,
+    /// The probe's score (`None` in records from before it was kept).
+    pub score: Option<f64>,
+    /// The value head's log-loss.
+    pub value_logloss: Option<f64>,
+    /// The prior's top-1 share.
+    pub policy_top1: Option<f64>,
+}
+
+/// The mean of the last [`IN_RUN_PROBES`] in-run probes whose checkpoint
+/// had trained on at most `share` of the run's `samples` (`step x
+/// batch_size` samples a checkpoint), those with all three figures;
+/// `None` when there is none.
+pub fn in_run_probe(
+    probes: &[ProbeLine],
+    batch_size: u64,
+    samples: u64,
+    share: f64,
+) -> Option<InRunProbe> {
+    let limit = share * samples as f64;
+    let kept: Vec<InRunProbe> = probes
+        .iter()
+        .filter(|p| (p.step * batch_size) as f64 <= limit)
+        .filter_map(|p| {
+            Some(InRunProbe {
+                score: p.score?,
+                value_logloss: p.value_logloss?,
+                policy_top1: p.policy_top1?,
+            })
+        })
+        .collect();
+    let last = &kept[kept.len().saturating_sub(IN_RUN_PROBES)..];
+    let n = last.len() as f64;
+    (!last.is_empty()).then(|| InRunProbe {
+        score: last.iter().map(|p| p.score).sum::<f64>() / n,
+        value_logloss: last.iter().map(|p| p.value_logloss).sum::<f64>() / n,
+        policy_top1: last.iter().map(|p| p.policy_top1).sum::<f64>() / n,
+    })
 }
 
 /// What the ladder reads of a run's `state.json`.
@@ -115,6 +181,8 @@ struct StateRecord {
     samples_seen: u64,
     #[serde(default)]
     selfplay: Vec<SelfPlayGames>,
+    #[serde(default)]
+    probes: Vec<ProbeLine>,
     config: ConfigRecord,
 }
 
@@ -123,6 +191,13 @@ struct StateRecord {
 struct ConfigRecord {
     net: NetConfig,
     selfplay: SearchesRecord,
+    train: BatchRecord,
+}
+
+/// The training batch (`[train] batch_size`): samples a step.
+#[derive(Deserialize)]
+struct BatchRecord {
+    batch_size: u64,
 }
 
 /// The self-play searches' sizes (`[selfplay]`).
@@ -292,6 +367,14 @@ fn read_run(config: &str, folder: &Path) -> Result<LadderRun, LadderError> {
             state.samples_seen,
         ),
         anchors,
+        in_run: IN_RUN_SHARES.map(|share| {
+            in_run_probe(
+                &state.probes,
+                state.config.train.batch_size,
+                state.samples_seen,
+                share,
+            )
+        }),
     })
 }
 
@@ -357,6 +440,32 @@ pub fn ladder_csv(runs: &[LadderRun]) -> String {
             out.push_str(&format!(",{}", t.games()));
         }
         out.push_str(&format!(",{:.4}\n", r.compute_pflop));
+    }
+    out
+}
+
+/// The in-run probes as CSV: `config, rung, seed`, then for each of
+/// [`IN_RUN_SHARES`] (in percent, `P`) `probe_P, value_logloss_P,
+/// policy_top1_P` (empty where the run kept no probe that early).
+pub fn ladder_in_run_csv(runs: &[LadderRun]) -> String {
+    let mut out = String::from("config,rung,seed");
+    for share in IN_RUN_SHARES {
+        let p = (share * 100.0).round();
+        out.push_str(&format!(",probe_{p},value_logloss_{p},policy_top1_{p}"));
+    }
+    out.push('\n');
+    for r in runs {
+        out.push_str(&format!("{},{},{}", r.config, r.rung, r.seed));
+        for probe in &r.in_run {
+            match probe {
+                Some(p) => out.push_str(&format!(
+                    ",{:.4},{:.4},{:.4}",
+                    p.score, p.value_logloss, p.policy_top1
+                )),
+                None => out.push_str(",,,"),
+            }
+        }
+        out.push('\n');
     }
     out
 }
@@ -440,7 +549,65 @@ mod tests {
             probe,
             compute_pflop: rung,
             anchors: [ab4, Tally::default()],
+            in_run: [None; IN_RUN_SHARES.len()],
         }
+    }
+
+    fn probe(step: u64, score: f64) -> ProbeLine {
+        ProbeLine {
+            step,
+            score: Some(score),
+            value_logloss: Some(1.0 + score),
+            policy_top1: Some(score / 2.0),
+        }
+    }
+
+    #[test]
+    fn in_run_probes_average_the_last_four_up_to_the_share() {
+        // Ten probes at steps 10, 20, ..., 100 of a run of 100 steps of 10
+        // samples; probe k scores k / 10.
+        let mut probes: Vec<ProbeLine> = (1..=10).map(|k| probe(10 * k, k as f64 / 10.0)).collect();
+        // Half of the samples (500) reaches step 50: the mean of 0.2 to 0.5.
+        let half = in_run_probe(&probes, 10, 1000, 0.5).unwrap();
+        assert!((half.score - 0.35).abs() < 1e-12, "{half:?}");
+        assert!((half.value_logloss - 1.35).abs() < 1e-12);
+        assert!((half.policy_top1 - 0.175).abs() < 1e-12);
+        // The end: the last four; fewer than four early on.
+        let end = in_run_probe(&probes, 10, 1000, 1.0).unwrap();
+        assert!((end.score - 0.85).abs() < 1e-12);
+        let early = in_run_probe(&probes, 10, 1000, 0.25).unwrap();
+        assert!((early.score - 0.15).abs() < 1e-12, "{early:?}");
+        assert_eq!(in_run_probe(&probes, 10, 1000, 0.05), None);
+        // A probe without its score (an older record) is skipped.
+        probes[9].score = None;
+        let end = in_run_probe(&probes, 10, 1000, 1.0).unwrap();
+        assert!((end.score - 0.75).abs() < 1e-12);
+    }
+
+    #[test]
+    fn the_in_run_table_has_three_columns_a_share() {
+        let mut r = run("base", 0.5, 1, 0.6, Tally::default());
+        r.in_run[4] = Some(InRunProbe {
+            score: 0.75,
+            value_logloss: 1.0625,
+            policy_top1: 0.5,
+        });
+        let csv = ladder_in_run_csv(&[r]);
+        let mut lines = csv.lines();
+        let header = lines.next().unwrap();
+        assert!(
+            header
+                .starts_with("config,rung,seed,probe_20,value_logloss_20,policy_top1_20,probe_35,"),
+            "{header}"
+        );
+        assert!(
+            header.ends_with(",probe_100,value_logloss_100,policy_top1_100"),
+            "{header}"
+        );
+        assert_eq!(
+            lines.next(),
+            Some("base,0.5,1,,,,,,,,,,,,,0.7500,1.0625,0.5000")
+        );
     }
 
     #[test]

@@ -50,7 +50,7 @@ pub use decay::WeightDecay;
 pub use error::TrainError;
 pub use generations::{generation_folder, partial_folder, publish_generation, window_files};
 pub use incoming::Intake;
-pub use ladder::{ladder_csv, read_ladder, LADDER_ANCHORS};
+pub use ladder::{ladder_csv, ladder_in_run_csv, read_ladder, IN_RUN_SHARES, LADDER_ANCHORS};
 pub use layout::{check_run_name, player_name, RunLayout, RunPaths};
 pub use matches::{append_matches, read_matches, MatchLine};
 pub use npz::{export_npz, shortest, NpzOptions};

@@ -577,6 +577,7 @@ mod tests {
                 },
                 Tally::default(),
             ],
+            in_run: [None; crate::ladder::IN_RUN_SHARES.len()],
         };
         let runs = [
             run("td0.9", 0.25, 0.70, 0.2),

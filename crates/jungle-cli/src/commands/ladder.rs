@@ -4,7 +4,7 @@
 use anyhow::{Context, Result};
 use clap::Args;
 use jungle_train::plot_ladder;
-use jungle_train::{ladder_csv, read_ladder, LADDER_ANCHORS};
+use jungle_train::{ladder_csv, ladder_in_run_csv, read_ladder, IN_RUN_SHARES, LADDER_ANCHORS};
 use std::path::PathBuf;
 
 /// Arguments of `jungle ladder`.
@@ -16,7 +16,8 @@ pub struct LadderArgs {
     /// --record FILE`).
     #[arg(default_value = "experiments/ladder")]
     records: PathBuf,
-    /// Where the table and plot go: `OUT.csv`, `OUT.png`, `OUT.svg`.
+    /// Where the table and plot go: `OUT.csv`, `OUT.png`, `OUT.svg`, and
+    /// the in-run probes by share of the samples, `OUT-in-run.csv`.
     #[arg(long, default_value = "docs/compute-ladder")]
     out: PathBuf,
 }
@@ -41,6 +42,9 @@ pub fn run(args: &LadderArgs) -> Result<()> {
     let csv = dir.join(format!("{stem}.csv"));
     jungle_files::write_atomically(&csv, ladder_csv(&runs).as_bytes())
         .with_context(|| format!("writing {}", csv.display()))?;
+    let in_run = dir.join(format!("{stem}-in-run.csv"));
+    jungle_files::write_atomically(&in_run, ladder_in_run_csv(&runs).as_bytes())
+        .with_context(|| format!("writing {}", in_run.display()))?;
     plot_ladder(&dir, stem, &runs)?;
     println!(
         "{:<10} {:>6} {:>4} {:>10} {:>10} {:>6} {:>6} {:>16} {:>16}",
@@ -72,10 +76,28 @@ pub fn run(args: &LadderArgs) -> Result<()> {
             score(1)
         );
     }
+    println!("\nin-run probe (mean of the last four up to each share of the samples): probe / value log-loss / top-1");
+    print!("{:<10} {:>6} {:>4}", "config", "rung", "seed");
+    for share in IN_RUN_SHARES {
+        print!(" {:>17}", format!("{:.0}%", share * 100.0));
+    }
+    println!();
+    for r in &runs {
+        print!("{:<10} {:>5}h {:>4}", r.config, r.rung, r.seed);
+        for probe in &r.in_run {
+            let cell = match probe {
+                Some(p) => format!("{:.3}/{:.3}/{:.3}", p.score, p.value_logloss, p.policy_top1),
+                None => "-".to_string(),
+            };
+            print!(" {cell:>17}");
+        }
+        println!();
+    }
     println!(
-        "{} runs; table {}, plot {}.png and .svg",
+        "{} runs; table {}, in-run probes {}, plot {}.png and .svg",
         runs.len(),
         csv.display(),
+        in_run.display(),
         dir.join(stem).display()
     );
     Ok(())
