@@ -21,6 +21,8 @@ enum Command {
     Elo(commands::train::EloArgs),
     /// Self-play for a run published to a store (`train --store URL --selfplay external`): plays with its newest network, uploads the shards; any number at once.
     Worker(commands::worker::WorkerArgs),
+    /// Copy a stopped run's resume set (state, records, current checkpoint, the replay window's shards) to another root, to resume it on a machine that shares no store.
+    Carry(commands::carry::CarryArgs),
     /// Count move sequences of a given length (move-generator check and speed).
     Perft(commands::perft::PerftArgs),
     /// Play a match between two players; score, Elo difference, end reasons.
@@ -78,6 +80,7 @@ fn dispatch(command: Command) -> anyhow::Result<()> {
         Command::Train(args) => commands::train::run(&args),
         Command::Elo(args) => commands::train::run_elo(&args),
         Command::Worker(args) => commands::worker::run(&args),
+        Command::Carry(args) => commands::carry::run(&args),
         Command::Perft(args) => commands::perft::run(&args),
         Command::Arena(args) => commands::arena::run(&args),
         Command::Analyze(args) => commands::analyze::run(&args),

@@ -413,6 +413,50 @@ fn a_run_is_mirrored_to_a_store_and_a_bad_store_url_is_named() {
 }
 
 #[test]
+fn jungle_carry_copies_a_stopped_run_that_resumes_in_the_new_root() {
+    let root = temp_dir("train-carry");
+    let to = temp_dir("train-carry-to");
+    let one = root.join("one.toml");
+    tiny_with(&one, "generations = 2", "generations = 1");
+    let (ok, _, stderr) = train(one.to_str().unwrap(), &root, Some("t"));
+    assert!(ok, "{stderr}");
+    let carry = |run: &str| {
+        jungle(&[
+            "carry",
+            "--run",
+            run,
+            "--root",
+            root.to_str().unwrap(),
+            "--to",
+            to.to_str().unwrap(),
+        ])
+    };
+    let (ok, stdout, stderr) = carry("t");
+    assert!(ok, "{stderr}");
+    assert!(
+        stdout.contains("carried run `t` at generation 1")
+            && stdout.contains(&format!("jungle train --root {} --run t", to.display())),
+        "{stdout}"
+    );
+    assert_eq!(state(&to), state(&root));
+    let (ok, _, stderr) = carry("t");
+    assert!(!ok && stderr.contains("exists already"), "{stderr}");
+    let (ok, _, stderr) = carry("nothing");
+    assert!(!ok && stderr.contains("nothing/state.json"), "{stderr}");
+
+    // The carried root resumes: the tiny config's second generation.
+    let (ok, stdout, stderr) = train(TINY, &to, Some("t"));
+    assert!(ok, "{stderr}");
+    assert!(
+        stdout.contains("resuming run `t` after generation 1"),
+        "{stdout}"
+    );
+    assert_eq!(state(&to)["generation"], 2);
+    std::fs::remove_dir_all(root).unwrap();
+    std::fs::remove_dir_all(to).unwrap();
+}
+
+#[test]
 fn a_run_that_diverges_stops_naming_generation_and_step_and_saves_nothing_of_it() {
     let root = temp_dir("diverge");
     let config = root.join("diverge.toml");

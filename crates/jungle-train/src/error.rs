@@ -135,6 +135,14 @@ pub enum TrainError {
         /// The run.
         run: String,
     },
+    /// A run cannot be carried to another root (`jungle carry`).
+    #[error("carry run `{run}`: {problem}")]
+    Carry {
+        /// The run.
+        run: String,
+        /// Why not.
+        problem: String,
+    },
     /// What the store holds of the run cannot be used.
     #[error("store `{url}`: `{key}`: {problem}")]
     Published {

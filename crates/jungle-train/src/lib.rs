@@ -57,7 +57,7 @@ pub use npz::{export_npz, shortest, NpzOptions};
 pub use plots::plot_ladder;
 pub use publish::{read_latest, Latest};
 pub use report::{report, RunRatings};
-pub use restore::restore_run;
+pub use restore::{carry_run, restore_run};
 pub use run::Run;
 pub use samples::{
     alive_mask, game_positions, game_positions_where, game_positions_with, game_samples,

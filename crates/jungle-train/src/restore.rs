@@ -5,7 +5,9 @@
 //! next evaluation plays it), and the newest generations' shards, as many
 //! as the replay window can hold. The run then resumes from there as from
 //! its own folder; games of a generation that was not finished are played
-//! (or taken from workers) again.
+//! (or taken from workers) again. The same files carry a stopped run to
+//! another root ([`carry_run`], `jungle carry`), for a machine that shares
+//! no store with this one.
 
 use crate::error::TrainError;
 use crate::generations::{generation_folder, partial_folder, publish_generation};
@@ -15,7 +17,7 @@ use crate::matches::read_matches;
 use crate::publish::read_latest;
 use crate::state::RunState;
 use jungle_selfplay::shard_stats;
-use jungle_store::Store;
+use jungle_store::{Store, StoreUrl};
 use std::path::Path;
 
 /// What a restore brought down.
@@ -42,6 +44,46 @@ pub fn restore_run(store: &Store, root: &Path, name: &str) -> Result<Option<Rest
     if paths.state().exists() || read_latest(store, name)?.is_none() {
         return Ok(None);
     }
+    copy_resume_set(store, &paths, name).map(Some)
+}
+
+/// Copies run `name` as it stands under `root` to `to`, a root of its own
+/// that does not hold the run yet (`jungle carry`): the files a restore
+/// brings down, so that `jungle train --root TO --run NAME` (on this
+/// machine or another, with the folder moved there) resumes it where it
+/// stopped. The run's lock is held while copying: a run that is being
+/// trained is refused, not copied half-way.
+pub fn carry_run(root: &Path, name: &str, to: &Path) -> Result<Restored, TrainError> {
+    crate::layout::check_run_name(name)?;
+    let from = RunPaths::new(root, name);
+    let refuse = |problem: String| TrainError::Carry {
+        run: name.to_string(),
+        problem,
+    };
+    if !from.state().exists() {
+        return Err(refuse(format!(
+            "no run there: {} does not exist",
+            from.state().display()
+        )));
+    }
+    let target = RunPaths::new(to, name);
+    for folder in [&target.checkpoints, &target.shards] {
+        if folder.exists() {
+            return Err(refuse(format!(
+                "{} exists already: carry to a folder that does not hold the run (nothing is written over)",
+                folder.display()
+            )));
+        }
+    }
+    let _lock = crate::run::lock_run(&from, name)?;
+    let store = Store::open(&StoreUrl::from_path(root)?)?;
+    copy_resume_set(&store, &target, name)
+}
+
+/// Copies the files run `name` resumes from out of `store` (which holds
+/// them under the run's layout: a store it is mirrored to, or a root opened
+/// as a folder store) into `paths`, `state.json` last.
+fn copy_resume_set(store: &Store, paths: &RunPaths, name: &str) -> Result<Restored, TrainError> {
     let mut copy = Copier {
         store,
         files: 0,
@@ -110,13 +152,13 @@ pub fn restore_run(store: &Store, root: &Path, name: &str) -> Result<Option<Rest
         generations += 1;
     }
     write(&paths.state(), &state_bytes)?;
-    Ok(Some(Restored {
+    Ok(Restored {
         generation: state.generation,
         step: state.step,
         generations,
         files: copy.files,
         bytes: copy.bytes,
-    }))
+    })
 }
 
 /// Reads objects, counting what it read.

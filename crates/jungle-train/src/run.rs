@@ -99,7 +99,7 @@ fn bar(len: u64, template: &str, quiet: bool) -> ProgressBar {
 
 /// Takes the run's lock (`run.lock` beside `state.json`): a second process
 /// on the same run would compute the same shard numbers and checkpoints.
-fn lock_run(paths: &RunPaths, name: &str) -> Result<std::fs::File, TrainError> {
+pub(crate) fn lock_run(paths: &RunPaths, name: &str) -> Result<std::fs::File, TrainError> {
     let path = paths.checkpoints.join("run.lock");
     let file = std::fs::OpenOptions::new()
         .create(true)

@@ -5,9 +5,9 @@
 
 use jungle_store::Store;
 use jungle_train::config::{TrainConfig, TINY_CONFIG};
-use jungle_train::restore_run;
 use jungle_train::Latest;
 use jungle_train::TrainError;
+use jungle_train::{carry_run, restore_run};
 use jungle_train::{Run, RunPaths};
 use std::path::PathBuf;
 
@@ -206,6 +206,77 @@ fn a_run_is_restored_from_its_store_onto_an_empty_root_and_goes_on() {
     drop(run);
     std::fs::remove_dir_all(first_root).unwrap();
     std::fs::remove_dir_all(fresh).unwrap();
+}
+
+/// Every file under `dir`, as paths relative to it, sorted.
+fn files_under(dir: &std::path::Path) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    let mut folders = vec![dir.to_path_buf()];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                folders.push(path);
+            } else {
+                found.push(path.strip_prefix(dir).unwrap().to_path_buf());
+            }
+        }
+    }
+    found.sort();
+    found
+}
+
+#[test]
+fn a_stopped_run_is_carried_to_another_root_and_resumes_there() {
+    let from = root("carry-1");
+    let to = root("carry-2");
+    let mut run = Run::open(&from, "t", tiny(&["run.generations=2"]), true).unwrap();
+    run.run().unwrap();
+    // A run still open in a process is not copied half-way.
+    match carry_run(&from, "t", &to) {
+        Err(TrainError::Locked { run, .. }) => assert_eq!(run, "t"),
+        other => panic!("expected the run's lock to refuse, got {other:?}"),
+    }
+    let before = run.state().clone();
+    drop(run);
+
+    let carried = carry_run(&from, "t", &to).unwrap();
+    assert_eq!((carried.generation, carried.step), (2, before.step));
+    assert_eq!(carried.generations, 2, "the tiny window holds both");
+    let copied = files_under(&to);
+    assert_eq!(copied.len() as u64, carried.files);
+    for file in &copied {
+        assert_eq!(
+            std::fs::read(to.join(file)).unwrap(),
+            std::fs::read(from.join(file)).unwrap(),
+            "{}",
+            file.display()
+        );
+    }
+    let current = format!("checkpoints/t/{:08}.optim.bpk", before.step);
+    assert!(copied.contains(&PathBuf::from(&current)), "{copied:?}");
+    assert!(
+        copied.len() < files_under(&from).len(),
+        "only the resume set, not every checkpoint: {copied:?}"
+    );
+
+    // A folder that holds the run already is not written over, and a run
+    // that is not there is named by its state.json.
+    let again = carry_run(&from, "t", &to).unwrap_err().to_string();
+    assert!(again.contains("exists already"), "{again}");
+    let missing = carry_run(&from, "other", &root("carry-3"))
+        .unwrap_err()
+        .to_string();
+    assert!(missing.contains("other/state.json"), "{missing}");
+
+    // It resumes from the carried root.
+    let mut run = Run::open(&to, "t", tiny(&["run.generations=3"]), true).unwrap();
+    assert_eq!(run.state().generation, 2);
+    run.run().unwrap();
+    assert_eq!(run.state().generation, 3);
+    drop(run);
+    std::fs::remove_dir_all(from).unwrap();
+    std::fs::remove_dir_all(to).unwrap();
 }
 
 #[test]

@@ -6,6 +6,7 @@ pub mod bench;
 pub mod bench_net;
 pub mod bench_selfplay;
 pub mod bench_store;
+pub mod carry;
 pub mod engine;
 pub mod export;
 pub mod games;
