@@ -53,6 +53,18 @@ fn the_committed_records_give_the_published_rung() {
     assert!(row.starts_with("td0.9,2,0,0.7036,0.9804,0.7195,"), "{row}");
     assert!(row.ends_with(",0.7990,1.0642,0.7715"), "{row}");
     assert!(stdout.contains("0.704/0.980/0.720"), "{stdout}");
+    // Elo a doubling, the games pooled over both seeds (experiments/
+    // ladder/README.md): td0.9's quarter hour 0.765 against alphabeta:4
+    // (+205), its half hour 0.819 (+262), +57 over 0.99 doublings of
+    // compute; against alphabeta:6 0.594 -> 0.640, +66 -> +100.
+    let gains = std::fs::read_to_string(dir.join("ladder-doublings.csv")).unwrap();
+    assert!(
+        gains
+            .lines()
+            .any(|l| l == "td0.9,0.25,0.5,2,2,0.991,205.0,261.9,57.4,41.9,65.9,100.0,34.3,30.2"),
+        "{gains}"
+    );
+    assert!(stdout.contains("+57 +- 42 (+205 -> +262)"), "{stdout}");
     std::fs::remove_dir_all(dir).unwrap();
 }
 

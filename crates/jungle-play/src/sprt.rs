@@ -5,7 +5,7 @@
 //! cutechess computes it), stopped at the first crossing of
 //! `ln(beta / (1 - alpha))` (H0 accepted) or `ln((1 - beta) / alpha)` (H1).
 
-use crate::stats::elo_from_score;
+use crate::stats::{elo_from_score, score_and_game_variance};
 
 /// What the test says so far.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -99,9 +99,7 @@ impl Sprt {
             f64::from(losses) + PRIOR,
         );
         let n = w + d + l;
-        let (w, d, l) = (w / n, d / n, l / n);
-        let score = w + d / 2.0;
-        let variance = w * (1.0 - score).powi(2) + d * (0.5 - score).powi(2) + l * score.powi(2);
+        let (score, variance) = score_and_game_variance(w, d, l);
         let (s0, s1) = (score_of(self.elo0), score_of(self.elo1));
         n * (s1 - s0) * (2.0 * score - s0 - s1) / (2.0 * variance)
     }

@@ -4,6 +4,7 @@
 use anyhow::{Context, Result};
 use clap::Args;
 use jungle_train::plot_ladder;
+use jungle_train::{doublings, doublings_csv};
 use jungle_train::{ladder_csv, ladder_in_run_csv, read_ladder, IN_RUN_SHARES, LADDER_ANCHORS};
 use std::path::PathBuf;
 
@@ -16,8 +17,9 @@ pub struct LadderArgs {
     /// --record FILE`).
     #[arg(default_value = "experiments/ladder")]
     records: PathBuf,
-    /// Where the table and plot go: `OUT.csv`, `OUT.png`, `OUT.svg`, and
-    /// the in-run probes by share of the samples, `OUT-in-run.csv`.
+    /// Where the table and plot go: `OUT.csv`, `OUT.png`, `OUT.svg`, the
+    /// in-run probes by share of the samples, `OUT-in-run.csv`, and the
+    /// Elo each doubling of compute bought, `OUT-doublings.csv`.
     #[arg(long, default_value = "docs/compute-ladder")]
     out: PathBuf,
 }
@@ -45,6 +47,10 @@ pub fn run(args: &LadderArgs) -> Result<()> {
     let in_run = dir.join(format!("{stem}-in-run.csv"));
     jungle_files::write_atomically(&in_run, ladder_in_run_csv(&runs).as_bytes())
         .with_context(|| format!("writing {}", in_run.display()))?;
+    let gains = doublings(&runs);
+    let gains_csv = dir.join(format!("{stem}-doublings.csv"));
+    jungle_files::write_atomically(&gains_csv, doublings_csv(&gains).as_bytes())
+        .with_context(|| format!("writing {}", gains_csv.display()))?;
     plot_ladder(&dir, stem, &runs)?;
     println!(
         "{:<10} {:>6} {:>4} {:>10} {:>10} {:>6} {:>6} {:>16} {:>16}",
@@ -93,11 +99,38 @@ pub fn run(args: &LadderArgs) -> Result<()> {
         }
         println!();
     }
+    println!("\nElo a doubling of compute, from each rung to the next (games pooled over the seeds; 95% interval):");
     println!(
-        "{} runs; table {}, in-run probes {}, plot {}.png and .svg",
+        "{:<10} {:>6} {:>6} {:>5} {:>9} {:>28} {:>28}",
+        "config", "from", "to", "seeds", "doublings", LADDER_ANCHORS[0].0, LADDER_ANCHORS[1].0
+    );
+    for d in &gains {
+        let cell = |i: usize| match (d.anchors[i], d.gain_per_doubling(i)) {
+            (Some((from, to)), Some((gain, half))) => {
+                format!(
+                    "{gain:+.0} +- {half:.0} ({:+.0} -> {:+.0})",
+                    from.elo, to.elo
+                )
+            }
+            _ => "-".to_string(),
+        };
+        println!(
+            "{:<10} {:>5}h {:>5}h {:>5} {:>9.2} {:>28} {:>28}",
+            d.config,
+            d.from_rung,
+            d.to_rung,
+            format!("{}/{}", d.seeds.0, d.seeds.1),
+            d.doublings,
+            cell(0),
+            cell(1)
+        );
+    }
+    println!(
+        "{} runs; table {}, in-run probes {}, Elo a doubling {}, plot {}.png and .svg",
         runs.len(),
         csv.display(),
         in_run.display(),
+        gains_csv.display(),
         dir.join(stem).display()
     );
     Ok(())
