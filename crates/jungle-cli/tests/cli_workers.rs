@@ -64,6 +64,12 @@ fn signal(child: &Child, name: &str) {
 
 #[test]
 fn workers_feed_a_trainer_that_is_killed_and_restored_from_the_store() {
+    // Long enough that the run cannot end before the second worker's
+    // SIGTERM below, however fast the machine: the trainer is killed after
+    // its first generation or soon after, and the SIGTERM goes out with at
+    // least the last generation still to play.
+    const GENERATIONS: u64 = 5;
+    let generations = format!("run.generations={GENERATIONS}");
     let dir = temp_dir("workers");
     std::fs::create_dir_all(&dir).unwrap();
     let url = store_url("workers-store");
@@ -74,7 +80,7 @@ fn workers_feed_a_trainer_that_is_killed_and_restored_from_the_store() {
         "--config",
         TINY,
         "--set",
-        "run.generations=3",
+        &generations,
         "--root",
         &root_arg,
         "--run",
@@ -131,8 +137,12 @@ fn workers_feed_a_trainer_that_is_killed_and_restored_from_the_store() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
+    assert!(
+        killed_at < GENERATIONS,
+        "the run ended before its trainer was killed"
+    );
     wait_for("a generation after the restart", || {
-        latest_generation((killed_at + 1).min(3))
+        latest_generation((killed_at + 1).min(GENERATIONS - 1))
     });
 
     // SIGTERM: the worker finishes its batch, uploads it and says why it
@@ -149,7 +159,10 @@ fn workers_feed_a_trainer_that_is_killed_and_restored_from_the_store() {
     );
     assert!(out.status.success(), "{stderr}");
     assert!(stdout.contains("restored run `t`"), "{stdout}");
-    assert!(stdout.contains("run `t`: 3 generations"), "{stdout}");
+    assert!(
+        stdout.contains(&format!("run `t`: {GENERATIONS} generations")),
+        "{stdout}"
+    );
     assert!(third.wait().unwrap().success());
     let log = std::fs::read_to_string(dir.join("w3.log")).unwrap();
     assert!(log.contains("stopped (the run finished)"), "{log}");
@@ -159,10 +172,10 @@ fn workers_feed_a_trainer_that_is_killed_and_restored_from_the_store() {
         &std::fs::read_to_string(root.join("checkpoints/t/state.json")).unwrap(),
     )
     .unwrap();
-    assert!(state["checkpoints"].as_array().unwrap().len() >= 3);
+    assert!(state["checkpoints"].as_array().unwrap().len() >= GENERATIONS as usize);
     let rules = Rules::load("standard").unwrap();
     let mut seeds = HashSet::new();
-    for generation in 1..=3 {
+    for generation in 1..=GENERATIONS {
         let folder = root.join(format!("data/t/shards/gen-{generation:06}"));
         let mut games = 0;
         for path in shard_files(&folder).unwrap() {

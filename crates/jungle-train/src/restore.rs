@@ -174,8 +174,7 @@ impl Copier<'_> {
         let fetched = self.store.get(key)?.ok_or_else(|| TrainError::Published {
             url: self.store.url().text.clone(),
             key: key.to_string(),
-            problem: "missing: the run's latest.json is there but this file of it is not"
-                .to_string(),
+            problem: "missing: the run's records name this file, but it is not there".to_string(),
         })?;
         self.files += 1;
         self.bytes += fetched.bytes.len() as u64;
