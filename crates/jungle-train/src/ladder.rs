@@ -481,45 +481,54 @@ pub struct RungMean {
     pub value: f64,
 }
 
+/// One rung of a config: the rung and its runs (its seeds).
+pub type RungRuns<'a> = (f64, Vec<&'a LadderRun>);
+
+/// Each config's runs grouped by rung: `(config, rungs)`, configs in name
+/// order, rungs rising, each rung's runs in the order given.
+pub fn runs_by_rung(runs: &[LadderRun]) -> Vec<(&str, Vec<RungRuns<'_>>)> {
+    let mut by_config: BTreeMap<&str, Vec<RungRuns<'_>>> = BTreeMap::new();
+    for r in runs {
+        let rungs = by_config.entry(&r.config).or_default();
+        match rungs.iter_mut().find(|(rung, _)| *rung == r.rung) {
+            Some((_, seeds)) => seeds.push(r),
+            None => rungs.push((r.rung, vec![r])),
+        }
+    }
+    by_config
+        .into_iter()
+        .map(|(config, mut rungs)| {
+            rungs.sort_by(|a, b| a.0.total_cmp(&b.0));
+            (config, rungs)
+        })
+        .collect()
+}
+
 /// The mean over seeds of each config's runs at each rung, by rung:
 /// `(config, means)`, leaving out runs where `value` is `None`.
 pub fn means_by_rung(
     runs: &[LadderRun],
     value: impl Fn(&LadderRun) -> Option<f64>,
 ) -> Vec<(String, Vec<RungMean>)> {
-    let mut by_config: BTreeMap<&str, Vec<(RungMean, u32)>> = BTreeMap::new();
-    for r in runs {
-        let Some(v) = value(r) else { continue };
-        let points = by_config.entry(&r.config).or_default();
-        match points.iter_mut().find(|p| p.0.rung == r.rung) {
-            Some((sum, n)) => {
-                sum.compute_pflop += r.compute_pflop;
-                sum.value += v;
-                *n += 1;
-            }
-            None => points.push((
-                RungMean {
-                    rung: r.rung,
-                    compute_pflop: r.compute_pflop,
-                    value: v,
-                },
-                1,
-            )),
-        }
-    }
-    by_config
+    runs_by_rung(runs)
         .into_iter()
-        .map(|(config, mut points)| {
-            points.sort_by(|a, b| a.0.rung.total_cmp(&b.0.rung));
-            let means = points
-                .iter()
-                .map(|(sum, n)| RungMean {
-                    rung: sum.rung,
-                    compute_pflop: sum.compute_pflop / f64::from(*n),
-                    value: sum.value / f64::from(*n),
+        .filter_map(|(config, rungs)| {
+            let means: Vec<RungMean> = rungs
+                .into_iter()
+                .filter_map(|(rung, seeds)| {
+                    let valued: Vec<(f64, f64)> = seeds
+                        .iter()
+                        .filter_map(|r| Some((r.compute_pflop, value(r)?)))
+                        .collect();
+                    let n = valued.len() as f64;
+                    (n > 0.0).then(|| RungMean {
+                        rung,
+                        compute_pflop: valued.iter().map(|v| v.0).sum::<f64>() / n,
+                        value: valued.iter().map(|v| v.1).sum::<f64>() / n,
+                    })
                 })
                 .collect();
-            (config.to_string(), means)
+            (!means.is_empty()).then(|| (config.to_string(), means))
         })
         .collect()
 }

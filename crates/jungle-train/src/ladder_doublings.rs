@@ -5,7 +5,7 @@
 //! divided by the doublings of compute between the rungs, and its 95%
 //! interval.
 
-use crate::ladder::{LadderRun, Tally, LADDER_ANCHORS};
+use crate::ladder::{runs_by_rung, LadderRun, Tally, LADDER_ANCHORS};
 use jungle_play::stats::{elo_with_stderr, Z95};
 
 /// One anchor's Elo at a rung, from the games pooled over its seeds.
@@ -53,60 +53,54 @@ impl Doubling {
 struct Rung {
     rung: f64,
     seeds: u32,
+    /// The mean of its runs' compute.
     compute_pflop: f64,
     games: [Tally; LADDER_ANCHORS.len()],
+}
+
+impl Rung {
+    fn pooled(rung: f64, seeds: &[&LadderRun]) -> Rung {
+        let mut games = [Tally::default(); LADDER_ANCHORS.len()];
+        for r in seeds {
+            for (pooled, t) in games.iter_mut().zip(&r.anchors) {
+                pooled.wins += t.wins;
+                pooled.draws += t.draws;
+                pooled.losses += t.losses;
+            }
+        }
+        Rung {
+            rung,
+            seeds: seeds.len() as u32,
+            compute_pflop: seeds.iter().map(|r| r.compute_pflop).sum::<f64>() / seeds.len() as f64,
+            games,
+        }
+    }
 }
 
 /// Every config's neighbouring rungs (configs in name order, rungs
 /// rising); a config with one rung has none.
 pub fn doublings(runs: &[LadderRun]) -> Vec<Doubling> {
-    let mut rungs: Vec<(&str, Rung)> = Vec::new();
-    for r in runs {
-        let found = rungs
-            .iter_mut()
-            .find(|(c, g)| *c == r.config && g.rung == r.rung);
-        let rung = match found {
-            Some((_, g)) => g,
-            None => {
-                rungs.push((
-                    &r.config,
-                    Rung {
-                        rung: r.rung,
-                        seeds: 0,
-                        compute_pflop: 0.0,
-                        games: Default::default(),
-                    },
-                ));
-                &mut rungs.last_mut().expect("pushed").1
-            }
-        };
-        rung.seeds += 1;
-        rung.compute_pflop += r.compute_pflop;
-        for (pooled, t) in rung.games.iter_mut().zip(&r.anchors) {
-            pooled.wins += t.wins;
-            pooled.draws += t.draws;
-            pooled.losses += t.losses;
-        }
-    }
-    rungs.sort_by(|a, b| a.0.cmp(b.0).then(a.1.rung.total_cmp(&b.1.rung)));
-    rungs
-        .windows(2)
-        .filter(|w| w[0].0 == w[1].0)
-        .map(|w| {
-            let (from, to) = (&w[0].1, &w[1].1);
-            let mean = |g: &Rung| g.compute_pflop / f64::from(g.seeds);
+    let mut out = Vec::new();
+    for (config, rungs) in runs_by_rung(runs) {
+        let pooled: Vec<Rung> = rungs
+            .iter()
+            .map(|(rung, seeds)| Rung::pooled(*rung, seeds))
+            .collect();
+        out.extend(pooled.windows(2).map(|w| {
+            let (from, to) = (&w[0], &w[1]);
             Doubling {
-                config: w[0].0.to_string(),
+                config: config.to_string(),
                 from_rung: from.rung,
                 to_rung: to.rung,
                 seeds: (from.seeds, to.seeds),
-                doublings: (mean(to) / mean(from)).log2(),
+                doublings: (to.compute_pflop / from.compute_pflop).log2(),
                 anchors: std::array::from_fn(|i| {
                     Some((rung_elo(from.games[i])?, rung_elo(to.games[i])?))
                 }),
             }
-        })
-        .collect()
+        }));
+    }
+    out
 }
 
 fn rung_elo(games: Tally) -> Option<RungElo> {
